@@ -1,0 +1,53 @@
+import { ValidationError } from './errors';
+
+/** Regional gateways (field notes). Sandbox hosts come from the vendor: hence `custom`. */
+export const GATEWAYS = {
+	sg: { name: 'Singapore (Asia)', url: 'https://open-sea.worldfirst.com' },
+	eu: { name: 'Europe', url: 'https://open-eu.worldfirst.com' },
+	na: { name: 'North America', url: 'https://open-na.worldfirst.com' },
+} as const;
+
+export type Environment = keyof typeof GATEWAYS | 'custom';
+
+export function isLoopbackHost(hostname: string): boolean {
+	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+	return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The base URL requests go to. A custom one must be an absolute https URL (or http on a loopback
+ * host, for the local simulator) with no query or fragment; it may carry a path, which is signed.
+ */
+export function resolveBaseUrl(environment: string, customBaseUrl?: string): string {
+	if (environment in GATEWAYS) return GATEWAYS[environment as keyof typeof GATEWAYS].url;
+	if (environment !== 'custom') {
+		throw new ValidationError('environment', 'one of sg, eu, na, custom', `Unknown gateway "${environment}"`, 'Choose a gateway in the credential.');
+	}
+	const text = (customBaseUrl ?? '').trim();
+	if (!URL.canParse(text)) {
+		throw new ValidationError(
+			'baseUrl',
+			'absolute URL',
+			`The Base URL "${text}" in the credential is not an absolute URL`,
+			'Enter the gateway address the vendor gave you, for example https://open-sea.worldfirst.com',
+		);
+	}
+	const url = new URL(text);
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+		throw new ValidationError(
+			'baseUrl',
+			'https',
+			`The Base URL "${text}" in the credential does not use https`,
+			'Requests carry money data and signatures: use an https:// address. Plain http:// is accepted only for a simulator on this machine (127.0.0.1, localhost or ::1).',
+		);
+	}
+	if (url.search || url.hash || url.username || url.password) {
+		throw new ValidationError(
+			'baseUrl',
+			'no query, fragment or user info',
+			'The Base URL in the credential must not contain a query string, a fragment or user info',
+			'Enter only scheme, host, optional port and optional path, for example https://gateway.example.com/gw',
+		);
+	}
+	return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,195 @@
+/**
+ * The paging planner and reader: framework-free, with the page fetcher, the pause and the
+ * rate-limit test injected. Return All reads page 1, learns totalPageNumber, then reads the
+ * rest through a bounded pool whose width halves when the gateway says
+ * REQUEST_TRAFFIC_EXCEED_LIMIT and grows back by one after a full round of successes. Items come
+ * out in API order, every beneficiary exactly once; a listing that changes while it is read is
+ * read once more, then refused with the counts.
+ */
+import { settle } from './settle';
+
+export interface Page<T> {
+	items: T[];
+	totalCount: number;
+	totalPageNumber: number;
+	currentPageNumber: number;
+}
+
+export interface ReadListingOptions<T> {
+	fetchPage: (pageNumber: number, signal: AbortSignal) => Promise<Page<T>>;
+	pageSize: number;
+	/** Stop after this many items; undefined reads everything. */
+	limit?: number;
+	/** Upper bound of concurrent page requests after page 1 (1 = one after another). */
+	concurrency: number;
+	/** Identity of an item for the exactly-once check. */
+	keyOf: (item: T) => string;
+	isRateLimited: (error: unknown) => boolean;
+	sleep: (ms: number) => Promise<void>;
+	/** First pause after a rate-limit answer, doubled on each repeat for the same page. */
+	rateLimitBackoffMs?: number;
+	/** How many times one page is retried after rate-limit answers before giving up. */
+	rateLimitRetries?: number;
+	random?: () => number;
+}
+
+export interface ListingStats {
+	requests: number;
+	rateLimited: number;
+	rereads: number;
+	peakConcurrency: number;
+}
+
+export class ListingChangedError extends Error {
+	constructor(
+		readonly detail: string,
+		readonly expected: number,
+		readonly actual: number,
+	) {
+		super(`The beneficiary list changed while it was being read: ${detail}`);
+	}
+}
+
+/** Pages to read for a listing of `totalCount` items, given a limit. */
+export function planPages(totalCount: number, totalPageNumber: number, pageSize: number, limit?: number): number {
+	if (limit === undefined) return totalPageNumber;
+	const wanted = Math.min(limit, totalCount);
+	return Math.min(totalPageNumber, Math.ceil(wanted / pageSize));
+}
+
+export async function readListing<T>(options: ReadListingOptions<T>): Promise<{ items: T[]; stats: ListingStats }> {
+	const stats: ListingStats = { requests: 0, rateLimited: 0, rereads: 0, peakConcurrency: 0 };
+	const first = await settle(readOnce(options, stats));
+	if (first.ok) return { items: first.value, stats };
+	if (!(first.error instanceof ListingChangedError)) throw first.error;
+	stats.rereads++;
+	return { items: await readOnce(options, stats), stats };
+}
+
+async function readOnce<T>(options: ReadListingOptions<T>, stats: ListingStats): Promise<T[]> {
+	const controller = new AbortController();
+	const first = await fetchWithBackoff(options, 1, controller.signal, stats, () => undefined);
+	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, options.pageSize, options.limit);
+	const pages = new Map<number, Page<T>>([[1, first]]);
+	const rest = Array.from({ length: Math.max(0, pagesToRead - 1) }, (_, i) => i + 2);
+	await runPool(options, rest, pages, controller, stats);
+	return assemble(options, first, pages, pagesToRead);
+}
+
+/** Runs `pageNumbers` through the adaptive pool; on the first failure starts nothing new, aborts the rest and waits for them. */
+function runPool<T>(
+	options: ReadListingOptions<T>,
+	pageNumbers: number[],
+	pages: Map<number, Page<T>>,
+	controller: AbortController,
+	stats: ListingStats,
+): Promise<void> {
+	const max = Math.max(1, Math.floor(options.concurrency));
+	let width = max;
+	let successesAtWidth = 0;
+	let active = 0;
+	let failure: unknown;
+	const queue = [...pageNumbers];
+	const onRateLimited = () => {
+		width = Math.max(1, Math.floor(width / 2));
+		successesAtWidth = 0;
+	};
+	return new Promise((resolve, reject) => {
+		const pump = () => {
+			if (failure !== undefined) {
+				if (active === 0) reject(failure);
+				return;
+			}
+			if (queue.length === 0 && active === 0) {
+				resolve();
+				return;
+			}
+			while (active < width && queue.length > 0) {
+				const pageNumber = queue.shift() as number;
+				active++;
+				stats.peakConcurrency = Math.max(stats.peakConcurrency, active);
+				fetchWithBackoff(options, pageNumber, controller.signal, stats, onRateLimited)
+					.then(
+						(page) => {
+							pages.set(pageNumber, page);
+							if (++successesAtWidth >= width && width < max) {
+								width++;
+								successesAtWidth = 0;
+							}
+						},
+						(error) => {
+							if (failure === undefined) {
+								failure = error;
+								controller.abort();
+							}
+						},
+					)
+					.finally(() => {
+						active--;
+						pump();
+					});
+			}
+		};
+		pump();
+	});
+}
+
+async function fetchWithBackoff<T>(
+	options: ReadListingOptions<T>,
+	pageNumber: number,
+	signal: AbortSignal,
+	stats: ListingStats,
+	onRateLimited: () => void,
+): Promise<Page<T>> {
+	const retries = options.rateLimitRetries ?? 5;
+	const base = options.rateLimitBackoffMs ?? 250;
+	const random = options.random ?? Math.random;
+	for (let attempt = 0; ; attempt++) {
+		stats.requests++;
+		const outcome = await settle(options.fetchPage(pageNumber, signal));
+		if (outcome.ok) return outcome.value;
+		const { error } = outcome;
+		if (!options.isRateLimited(error) || attempt >= retries || signal.aborted) throw error;
+		stats.rateLimited++;
+		onRateLimited();
+		await options.sleep(base * 2 ** attempt * (0.5 + random()));
+		if (signal.aborted) throw error;
+	}
+}
+
+function assemble<T>(options: ReadListingOptions<T>, first: Page<T>, pages: Map<number, Page<T>>, pagesRead: number): T[] {
+	const { totalCount, totalPageNumber } = first;
+	const expectedPages = totalCount === 0 ? Math.max(0, totalPageNumber) : Math.ceil(totalCount / options.pageSize);
+	if (totalPageNumber !== expectedPages && !(totalCount === 0 && totalPageNumber <= 1)) {
+		throw new ListingChangedError(
+			`page 1 reports ${totalCount} beneficiaries in ${totalPageNumber} pages, but ${totalCount} at ${options.pageSize} a page make ${expectedPages}`,
+			expectedPages,
+			totalPageNumber,
+		);
+	}
+	const items: T[] = [];
+	const seen = new Map<string, number>();
+	for (let n = 1; n <= pagesRead; n++) {
+		const page = pages.get(n) as Page<T>;
+		if (page.totalCount !== totalCount) {
+			throw new ListingChangedError(`page 1 reported ${totalCount} beneficiaries, page ${n} reported ${page.totalCount}`, totalCount, page.totalCount);
+		}
+		if (page.currentPageNumber !== n) {
+			throw new ListingChangedError(`page ${n} was asked for but page ${page.currentPageNumber} came back`, n, page.currentPageNumber);
+		}
+		const expectedOnPage = n < totalPageNumber ? options.pageSize : totalCount - (totalPageNumber - 1) * options.pageSize;
+		if (page.items.length !== expectedOnPage) {
+			throw new ListingChangedError(`page ${n} holds ${page.items.length} beneficiaries where ${expectedOnPage} were due`, expectedOnPage, page.items.length);
+		}
+		for (const item of page.items) {
+			const key = options.keyOf(item);
+			const earlier = seen.get(key);
+			if (earlier !== undefined) {
+				throw new ListingChangedError(`the same beneficiary came back on page ${earlier} and on page ${n} (the pages shifted)`, totalCount, items.length + 1);
+			}
+			seen.set(key, n);
+			items.push(item);
+		}
+	}
+	return options.limit === undefined ? items : items.slice(0, options.limit);
+}

@@ -1,0 +1,45 @@
+import type { KeyObject } from 'node:crypto';
+
+import { formatRequestTime } from './requestTime';
+import { formatSignatureHeader } from './signatureHeader';
+import { signContent } from './signer';
+import { buildStringToSign, signingUri } from './stringToSign';
+
+export const CONTENT_TYPE = 'application/json; charset=UTF-8';
+
+export interface SignRequestInput {
+	method: string;
+	/** The absolute URL the request goes to; its path and query are what is signed. */
+	url: string;
+	clientId: string;
+	keyVersion: string;
+	privateKey: KeyObject;
+	/** The exact bytes that will be sent. */
+	body: Buffer;
+	requestTime?: string;
+}
+
+export interface SignedHeaders {
+	'Content-Type': string;
+	'Client-Id': string;
+	'Request-Time': string;
+	Signature: string;
+}
+
+/** Spec 5.3 end to end: the headers that go with `body` to `url`. */
+export function signRequest(input: SignRequestInput): SignedHeaders {
+	const requestTime = input.requestTime ?? formatRequestTime();
+	const content = buildStringToSign({
+		method: input.method,
+		uri: signingUri(input.url),
+		clientId: input.clientId,
+		time: requestTime,
+		body: input.body,
+	});
+	return {
+		'Content-Type': CONTENT_TYPE,
+		'Client-Id': input.clientId,
+		'Request-Time': requestTime,
+		Signature: formatSignatureHeader(input.keyVersion, signContent(input.privateKey, content)),
+	};
+}

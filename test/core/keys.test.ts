@@ -1,0 +1,76 @@
+import { createPublicKey } from 'node:crypto';
+
+import { KeyFormatError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import { parsePrivateKey, parsePublicKey } from '../../nodes/PartnerAccountInquiry/core/keys';
+import {
+	bareBase64,
+	keyText,
+	partnerPrivatePkcs8,
+	partnerPublicSpki,
+	privateKeyVariants,
+	publicKeyVariants,
+} from '../fixtures/keys';
+
+const expectedPublicDer = createPublicKey(partnerPublicSpki).export({ type: 'spki', format: 'der' });
+
+describe('parsePrivateKey', () => {
+	it.each(Object.entries(privateKeyVariants))('reads %s', (_name, text) => {
+		const key = parsePrivateKey(text);
+		expect(key.type).toBe('private');
+		expect(createPublicKey(key).export({ type: 'spki', format: 'der' })).toEqual(expectedPublicDer);
+	});
+
+	const junk: Array<[string, string, RegExp]> = [
+		['empty text', '   ', /is empty/],
+		['random words', 'this is not a key at all', /could not be read/],
+		['Base64 of garbage', Buffer.from('garbage bytes that are no DER').toString('base64'), /could not be read/],
+		['a truncated PEM', partnerPrivatePkcs8.slice(0, 200), /no matching "END PRIVATE KEY"/],
+		['a public key', partnerPublicSpki, /public key or certificate/],
+		['an EC key', keyText('ec-private.pem'), /is a ec key/],
+		['a 1024-bit RSA key', keyText('rsa1024-private.pem'), /1024 bits/],
+		[
+			'an encrypted PKCS#8 key',
+			'-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----',
+			/encrypted/,
+		],
+	];
+	it.each(junk)('rejects %s naming the private key and never echoing it', (_name, text, reason) => {
+		let error: unknown;
+		try {
+			parsePrivateKey(text);
+		} catch (e) {
+			error = e;
+		}
+		expect(error).toBeInstanceOf(KeyFormatError);
+		const { message, hint, field } = error as KeyFormatError;
+		expect(field).toBe('privateKey');
+		expect(message).toMatch(/^The Private Key in the credential /);
+		expect(message).toMatch(reason);
+		for (const secretish of [text.trim(), bareBase64(text).slice(0, 24)].filter((s) => s.length >= 16)) {
+			expect(`${message} ${hint}`).not.toContain(secretish);
+		}
+	});
+});
+
+describe('parsePublicKey', () => {
+	it.each(Object.entries(publicKeyVariants))('reads %s', (_name, text) => {
+		const key = parsePublicKey(text);
+		expect(key.type).toBe('public');
+		expect(key.export({ type: 'spki', format: 'der' })).toEqual(expectedPublicDer);
+	});
+
+	it('refuses a private key pasted into the public key field, without echoing it', () => {
+		for (const text of [partnerPrivatePkcs8, bareBase64(partnerPrivatePkcs8)]) {
+			expect(() => parsePublicKey(text)).toThrow(/Service Public Key in the credential holds a private key/);
+			try {
+				parsePublicKey(text);
+			} catch (e) {
+				expect(String((e as Error).message)).not.toContain(bareBase64(partnerPrivatePkcs8).slice(0, 32));
+			}
+		}
+	});
+
+	it('rejects junk naming the service public key', () => {
+		expect(() => parsePublicKey('nope')).toThrow(/^The Service Public Key in the credential could not be read/);
+	});
+});
