@@ -1,0 +1,133 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { minorToMajor } from '../core/amount';
+import { compactBody, QUOTA_METHODS, validateAccessToken, validateQuotaRequest, type QuotaRequest } from '../core/validation';
+import { ResponseShapeError } from '../transport/errors';
+import { PATHS } from '../transport/paths';
+import type { ApiSession } from '../transport/request';
+import { accessTokenOption, optionalString, timeoutOption } from './common';
+
+const show = { show: { operation: ['getAvailableQuota'] } };
+
+const METHOD_NAMES: Record<(typeof QUOTA_METHODS)[number], [string, string]> = {
+	USER_ID: ['User ID', 'Quota accumulated per service user: the ID is the service user ID'],
+	RECEIVING_ACCOUNT: ['Receiving Account', 'Quota accumulated per receiving account: the ID is the receiving account'],
+	VIRTUAL_ACCOUNT: ['Virtual Account', 'Quota accumulated per virtual account: the ID is the virtual account'],
+	BENEFICIARY: ['Beneficiary', 'Quota accumulated per beneficiary and trade type: the ID is the beneficiary ID'],
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Accumulation Method',
+		name: 'quotaAccumulationMethod',
+		type: 'options',
+		required: true,
+		default: 'USER_ID',
+		displayOptions: show,
+		options: QUOTA_METHODS.map((value) => ({ name: METHOD_NAMES[value][0], value, description: METHOD_NAMES[value][1] })),
+		description: 'How the quota is accumulated, which decides what the ID below identifies',
+	},
+	{
+		displayName: 'Accumulation ID',
+		name: 'quotaAccumulationId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: show,
+		description: 'The user ID, receiving account, virtual account or beneficiary ID, as the method says',
+	},
+	{
+		displayName: 'Currency',
+		name: 'currency',
+		type: 'string',
+		required: true,
+		default: 'USD',
+		placeholder: 'USD',
+		displayOptions: show,
+		description: 'Currency of the quota: a 3-letter ISO 4217 code',
+	},
+	{
+		displayName: 'Trade Type',
+		name: 'tradeType',
+		type: 'options',
+		required: true,
+		default: 'GOODS',
+		options: [
+			{ name: 'Goods', value: 'GOODS' },
+			{ name: 'Service', value: 'SERVICE' },
+		],
+		displayOptions: { show: { operation: ['getAvailableQuota'], quotaAccumulationMethod: ['BENEFICIARY'] } },
+		description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show,
+		options: [
+			accessTokenOption('the Access-Token header'),
+			{
+				displayName: 'Connected Account ID',
+				name: 'connectedAccountId',
+				type: 'string',
+				default: '',
+				description: "When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
+			},
+			timeoutOption,
+		],
+	},
+];
+
+export function buildRequest(fn: IExecuteFunctions, itemIndex: number): QuotaRequest {
+	const method = String(fn.getNodeParameter('quotaAccumulationMethod', itemIndex));
+	const request: QuotaRequest = {
+		quotaAccumulationMethod: method,
+		quotaAccumulationId: String(fn.getNodeParameter('quotaAccumulationId', itemIndex, '')).trim(),
+		currency: String(fn.getNodeParameter('currency', itemIndex, '')).trim().toUpperCase(),
+		tradeType: method === 'BENEFICIARY' ? String(fn.getNodeParameter('tradeType', itemIndex, '')) : undefined,
+	};
+	const compact = compactBody(request) as QuotaRequest;
+	validateQuotaRequest(compact);
+	return compact;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: ApiSession): Promise<INodeExecutionData[]> {
+	const request = buildRequest(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const headers: IDataObject = {};
+	const connectedAccountId = optionalString(options.connectedAccountId);
+	const accessToken = optionalString(options.accessToken);
+	validateAccessToken(accessToken);
+	if (connectedAccountId) headers['Connected-AccountId'] = connectedAccountId;
+	if (accessToken) headers['Access-Token'] = accessToken;
+	const data = await session.call(PATHS.getAvailableQuota, request as unknown as IDataObject, {
+		headers,
+		timeout: options.timeout === undefined ? undefined : Number(options.timeout),
+	});
+	return [{ json: toOutput(data), pairedItem: { item: itemIndex } }];
+}
+
+/** The quota fields as returned, plus availableQuotaAmount in major units. */
+export function toOutput(data: IDataObject): IDataObject {
+	const quota = data.availableQuota as IDataObject | undefined;
+	if (!quota || typeof quota !== 'object' || typeof quota.currency !== 'string') {
+		throw new ResponseShapeError('The quota response has no availableQuota with a currency', 'The gateway sent an unexpected response; contact support.');
+	}
+	const amount = minorToMajor(quota.value, quota.currency);
+	if (amount === undefined) {
+		throw new ResponseShapeError(
+			`The quota response is not of the documented shape: availableQuota.value ${JSON.stringify(quota.value)} is not a whole number of minor units`,
+			'Contact support quoting this message.',
+		);
+	}
+	const output: IDataObject = {
+		quotaAccumulationMethod: data.quotaAccumulationMethod,
+		quotaAccumulationId: data.quotaAccumulationId,
+	};
+	if (data.tradeType !== undefined) output.tradeType = data.tradeType;
+	output.availableQuota = quota;
+	output.availableQuotaAmount = amount;
+	return output;
+}

@@ -1,0 +1,50 @@
+import { explainResult, type ApiResult, type ResultExplanation } from '../core/resultCodes';
+
+/** The API answered, verifiably, with status F or U (spec 3 and 7). */
+export class ApiResultError extends Error {
+	readonly explanation: ResultExplanation;
+
+	constructor(readonly result: ApiResult) {
+		const explanation = explainResult(result);
+		super(`${explanation.code}${explanation.message ? `: ${explanation.message}` : ''}`);
+		this.explanation = explanation;
+	}
+
+	get code(): string {
+		return this.explanation.code;
+	}
+}
+
+/** The request did not get an API answer: network error, timeout, HTTP 429 or 5xx. Retryable. */
+export class TransientError extends Error {
+	constructor(
+		message: string,
+		readonly detail: string,
+		readonly httpCode?: number,
+	) {
+		super(message);
+	}
+}
+
+/** An answer came back but is not one we can use: unexpected HTTP status, malformed JSON, wrong shape. */
+export class ResponseShapeError extends Error {
+	constructor(
+		message: string,
+		readonly hint: string,
+		readonly httpCode?: number,
+	) {
+		super(message);
+	}
+}
+
+export function isRateLimited(error: unknown): boolean {
+	return (
+		(error instanceof ApiResultError && error.code === 'REQUEST_TRAFFIC_EXCEED_LIMIT') ||
+		(error instanceof TransientError && error.httpCode === 429)
+	);
+}
+
+/** Network errors, timeouts, HTTP 429 and 5xx, and REQUEST_TRAFFIC_EXCEED_LIMIT: worth another, freshly signed, try. */
+export function isTransient(error: unknown): boolean {
+	return error instanceof TransientError || isRateLimited(error);
+}

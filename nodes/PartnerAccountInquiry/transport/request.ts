@@ -1,0 +1,169 @@
+import type { KeyObject } from 'node:crypto';
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { ResponseVerificationError } from '../core/errors';
+import { withRetries } from '../core/retry';
+import { attempt } from '../core/settle';
+import { publicKeyFrom, privateKeyFrom } from '../core/signingCredentials';
+import { joinUrl, signingUri } from '../core/stringToSign';
+import { verifyResponse } from '../core/verifyResponse';
+import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './credentials';
+import { ApiResultError, isTransient, ResponseShapeError, TransientError } from './errors';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const TRANSIENT_RETRIES = 3;
+const RETRY_BASE_DELAY_MS = 300;
+
+export interface CallOptions {
+	headers?: IDataObject;
+	timeout?: number;
+	signal?: AbortSignal;
+	/** Also retry REQUEST_TRAFFIC_EXCEED_LIMIT here (the paging pool handles it itself). */
+	retryRateLimit?: boolean;
+}
+
+/**
+ * One signed, verified API call. The body is serialised here, once; the credential's
+ * `authenticate` signs exactly those bytes; the raw response bytes are verified (spec 5.4)
+ * before they are parsed. Transient failures are retried, each attempt freshly signed.
+ */
+export class ApiSession {
+	private constructor(
+		private readonly fn: IExecuteFunctions,
+		readonly credentials: PartnerCredentials,
+		private readonly publicKey: KeyObject,
+	) {}
+
+	/** Reads the credential once per execution and checks both keys before anything is sent. */
+	static async open(fn: IExecuteFunctions): Promise<ApiSession> {
+		const credentials = readCredentials(await fn.getCredentials(CREDENTIAL_TYPE));
+		privateKeyFrom(credentials.privateKey);
+		return new ApiSession(fn, credentials, publicKeyFrom(credentials.servicePublicKey));
+	}
+
+	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
+		return await withRetries(() => this.callOnce(path, body, options), {
+			retries: TRANSIENT_RETRIES,
+			isRetryable: (error) => isTransient(error) && (options.retryRateLimit !== false || !(error instanceof ApiResultError)),
+			sleep,
+			baseDelayMs: RETRY_BASE_DELAY_MS,
+			signal: options.signal,
+		});
+	}
+
+	private async callOnce(path: string, body: IDataObject, options: CallOptions): Promise<IDataObject> {
+		const url = joinUrl(this.credentials.baseUrl, path);
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.fn.helpers.httpRequestWithAuthentication.call(this.fn, CREDENTIAL_TYPE, {
+				method: 'POST',
+				url,
+				body: Buffer.from(JSON.stringify(body), 'utf8'),
+				headers: options.headers,
+				json: false,
+				encoding: 'arraybuffer',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+				abortSignal: options.signal,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			throw networkError(error);
+		}
+		const raw = rawBody(response.body);
+		const status = response.statusCode;
+		if (status === 429 || status >= 500) {
+			throw new TransientError(`The gateway answered HTTP ${status}`, snippet(raw), status);
+		}
+		const headers = (response.headers ?? {}) as Record<string, unknown>;
+		if (status < 200 || status >= 300) {
+			const hasSignature = Object.keys(headers).some((name) => name.toLowerCase() === 'signature');
+			if (!hasSignature) {
+				throw new ResponseShapeError(
+					`The gateway answered HTTP ${status} with no signed API result`,
+					`Check the Gateway or Base URL in the credential. The body began: ${snippet(raw)}`,
+					status,
+				);
+			}
+		}
+		verifyResponse({ method: 'POST', uri: signingUri(url), clientId: this.credentials.clientId, headers, body: raw, publicKey: this.publicKey });
+		const data = parseJson(raw);
+		const result = data.result as IDataObject | undefined;
+		if (!result || typeof result !== 'object' || typeof result.resultStatus !== 'string') {
+			throw new ResponseShapeError('The response has no result object with a resultStatus', 'The gateway answered something other than this API: check the Base URL.');
+		}
+		if (result.resultStatus !== 'S') throw new ApiResultError(result);
+		return data;
+	}
+}
+
+function rawBody(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	if (body === undefined || body === null) return Buffer.alloc(0);
+	throw new ResponseShapeError('The response body arrived already parsed, so its signature cannot be checked', 'Report this as a bug of the node.');
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function parseJson(raw: Buffer): IDataObject {
+	const text = attempt(() => decoder.decode(raw));
+	if (!text.ok) {
+		throw new ResponseShapeError('The response body is not valid UTF-8 text', 'The gateway sent a broken response; try again, then contact support.');
+	}
+	const parsed = attempt((): unknown => JSON.parse(text.value));
+	if (!parsed.ok) {
+		throw new ResponseShapeError(
+			`The response body is not valid JSON (${text.value.length} characters, starting ${JSON.stringify(text.value.slice(0, 40))})`,
+			'The gateway sent a broken response; try again, then contact support.',
+		);
+	}
+	const data = parsed.value;
+	if (!data || typeof data !== 'object' || Array.isArray(data)) {
+		throw new ResponseShapeError('The response body is not a JSON object', 'The gateway sent an unexpected response; check the Base URL.');
+	}
+	return data as IDataObject;
+}
+
+function snippet(raw: Buffer): string {
+	const text = raw.toString('utf8').replace(/\s+/g, ' ').trim();
+	return text.length > 120 ? `${text.slice(0, 120)}…` : text || '(empty)';
+}
+
+const NETWORK_CODES: Record<string, string> = {
+	ECONNRESET: 'the connection was reset',
+	ECONNREFUSED: 'the connection was refused',
+	ECONNABORTED: 'the request timed out',
+	ETIMEDOUT: 'the request timed out',
+	ESOCKETTIMEDOUT: 'the request timed out',
+	EPIPE: 'the connection was closed',
+	ENOTFOUND: 'the gateway host name could not be resolved',
+	EAI_AGAIN: 'the gateway host name could not be resolved',
+	EHOSTUNREACH: 'the gateway host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	ERR_CANCELED: 'the request was cancelled',
+};
+
+/** n8n wraps transport failures (in a NodeApiError); find the network code wherever it sits. */
+function networkError(error: unknown): Error {
+	if (error instanceof ResponseVerificationError) return error;
+	const codes: string[] = [];
+	const seen = new Set<unknown>();
+	const visit = (value: unknown, depth: number) => {
+		if (!value || typeof value !== 'object' || seen.has(value) || depth > 4) return;
+		seen.add(value);
+		const record = value as Record<string, unknown>;
+		for (const key of ['code', 'httpCode', 'errno']) if (typeof record[key] === 'string') codes.push(record[key] as string);
+		for (const key of ['cause', 'error', 'context']) visit(record[key], depth + 1);
+	};
+	visit(error, 0);
+	const message = error instanceof Error ? error.message : String(error);
+	const code = codes.find((c) => c in NETWORK_CODES) ?? (/timeout/i.test(message) ? 'ETIMEDOUT' : undefined);
+	if (code === 'ERR_CANCELED') return new TransientError('The request was cancelled', code);
+	return new TransientError(
+		code ? `No answer from the gateway: ${NETWORK_CODES[code]} (${code})` : `No answer from the gateway: ${message}`,
+		code ?? message,
+	);
+}

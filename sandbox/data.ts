@@ -1,0 +1,148 @@
+/**
+ * The simulator's deterministic data set: every run, every machine, the same beneficiaries and
+ * quotas. Customer IDs (header Connected-CustomerId or body customerId):
+ * - (none)        the partner's own account: 12 beneficiaries
+ * - CUST_LARGE    320 beneficiaries (7 pages of 50), every asset and relation type
+ * - CUST_SMALL    5 beneficiaries, non-ASCII names; its account does not support KRW
+ * - CUST_EMPTY    no beneficiaries
+ * - CUST_BENCH    10,000 beneficiaries (200 pages), for the benchmark
+ * - CUST_PROCESS_FAIL, CUST_SYSTEM_ERROR, CUST_UNKNOWN, CUST_RATE_LIMITED, CUST_PARAM_ILLEGAL:
+ *   answer with that result code; any other ID: USER_NOT_EXIST.
+ */
+export interface Beneficiary {
+	beneficiaryToken: string;
+	beneficiaryNick: string;
+	referenceBeneficiaryId: string;
+	beneficiaryType: string;
+	status: string;
+	assetType: 'BANK_ACCOUNT' | 'WALLET_ACCOUNT';
+	relationType: 'SAME_NAME' | 'THIRD_PARTY';
+	accountName: string;
+	currency: string;
+	bankAccountNo?: string;
+	bankAccountIBAN?: string;
+	bankName?: string;
+	bankCountry: string;
+	/** A field the spec does not name: the node must pass it through untouched. */
+	extendInfo: { createdAt: string; tags: string[] };
+}
+
+export interface Customer {
+	beneficiaries: Beneficiary[];
+	unsupportedCurrencies: string[];
+}
+
+export const CURRENCIES = ['USD', 'EUR', 'GBP', 'NZD', 'CAD', 'AUD', 'JPY', 'SGD', 'HKD', 'CNH', 'CNY', 'KRW'];
+
+const NAMES = [
+	'Acme Trading Ltd',
+	'深圳市前海贸易有限公司',
+	'Zoë Müller GmbH',
+	'Société Générale Import SARL',
+	'株式会社サクラ物産',
+	'Ñandú Exportaciones SA',
+	'Ελληνική Ναυτιλιακή ΑΕ',
+	'Northwind Supplies Pty',
+	'Contoso Logistics LLC',
+	'Fabrikam Textiles Co',
+	'李小龙',
+	'Global Parts Inc',
+];
+
+/** mulberry32: a small seeded generator, so the data set never changes. */
+function random(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+function makeBeneficiaries(prefix: string, count: number, seed: number, names = NAMES): Beneficiary[] {
+	const rnd = random(seed);
+	const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
+	const out: Beneficiary[] = [];
+	for (let i = 1; i <= count; i++) {
+		const assetType = i % 3 === 0 ? 'WALLET_ACCOUNT' : 'BANK_ACCOUNT';
+		const relationType = i % 4 === 0 ? 'SAME_NAME' : 'THIRD_PARTY';
+		const currency = CURRENCIES[(i * 7 + seed) % CURRENCIES.length];
+		const id = `${prefix}-${String(i).padStart(5, '0')}`;
+		const accountNo = `${prefix.replace(/[^A-Z0-9]/g, '')}${String(100000 + i * 37)}`;
+		const withIban = assetType === 'BANK_ACCOUNT' && i % 2 === 1;
+		const name = pick(names);
+		out.push({
+			beneficiaryToken: Buffer.from(`token:${id}`).toString('base64'),
+			beneficiaryNick: `${name.split(' ')[0]} ${currency} #${i}`,
+			referenceBeneficiaryId: `REF-${id}`,
+			beneficiaryType: assetType === 'BANK_ACCOUNT' ? 'BANK' : 'WALLET',
+			status: i % 17 === 0 ? 'PENDING' : 'ACTIVE',
+			assetType,
+			relationType,
+			accountName: name,
+			currency,
+			...(assetType === 'BANK_ACCOUNT' ? { bankAccountNo: accountNo, bankName: pick(['HSBC', 'DBS Bank', 'Deutsche Bank', 'MUFG', 'Bank of China']) } : { bankAccountNo: `W${accountNo}` }),
+			...(withIban ? { bankAccountIBAN: `GB${String(10 + (i % 89)).padStart(2, '0')}NWBK${String(60161331926819 + i).slice(0, 14)}` } : {}),
+			bankCountry: pick(['SG', 'DE', 'GB', 'JP', 'CN', 'US', 'FR']),
+			extendInfo: { createdAt: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString(), tags: i % 5 === 0 ? ['supplier', 'priority'] : ['supplier'] },
+		});
+	}
+	return out;
+}
+
+export function createCustomers(): Map<string, Customer> {
+	const customers = new Map<string, Customer>();
+	customers.set('', { beneficiaries: makeBeneficiaries('OWN', 12, 11), unsupportedCurrencies: [] });
+	customers.set('CUST_LARGE', { beneficiaries: makeBeneficiaries('LRG', 320, 7), unsupportedCurrencies: [] });
+	customers.set('CUST_SMALL', {
+		beneficiaries: makeBeneficiaries('SML', 5, 3, ['深圳市前海贸易有限公司', 'Zoë Müller GmbH', 'Société Générale Import SARL', '株式会社サクラ物産', 'Acme Trading Ltd']),
+		unsupportedCurrencies: ['KRW'],
+	});
+	customers.set('CUST_EMPTY', { beneficiaries: [], unsupportedCurrencies: [] });
+	let bench: Beneficiary[] | undefined;
+	customers.set('CUST_BENCH', {
+		get beneficiaries() {
+			return (bench ??= makeBeneficiaries('BEN', 10_000, 5));
+		},
+		unsupportedCurrencies: [],
+	});
+	return customers;
+}
+
+/** Customer IDs that answer with a fixed result code (section 7). */
+export const CODE_CUSTOMERS: Record<string, { status: 'F' | 'U'; code: string; message: string }> = {
+	CUST_PROCESS_FAIL: { status: 'F', code: 'PROCESS_FAIL', message: 'General business failure' },
+	CUST_SYSTEM_ERROR: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
+	CUST_UNKNOWN: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' },
+	CUST_RATE_LIMITED: { status: 'U', code: 'REQUEST_TRAFFIC_EXCEED_LIMIT', message: 'Request traffic exceeds the limit' },
+	CUST_PARAM_ILLEGAL: { status: 'F', code: 'PARAM_ILLEGAL', message: 'Illegal parameter: customerId' },
+};
+
+/** Quotas: value in minor units; some as strings, some as numbers, as SDKs differ. */
+export interface QuotaRecord {
+	value: string | number;
+	currency: string;
+}
+
+export const QUOTAS: Record<string, Record<string, QuotaRecord | { code: string; status: 'F' | 'U'; message: string }>> = {
+	USER_ID: {
+		'U-1001': { value: '1250000', currency: 'USD' },
+		'U-1002': { value: '0', currency: 'USD' },
+		'U-CONTRACT': { code: 'CONTRACT_CHECK_FAIL', status: 'F', message: 'Contract check failed: contract expired' },
+		'U-UNKNOWN': { code: 'UNKNOWN_EXCEPTION', status: 'U', message: 'An unknown exception occurred' },
+	},
+	RECEIVING_ACCOUNT: {
+		'RA-2001': { value: '98765432', currency: 'USD' },
+		'RA-JPY': { value: '5000000', currency: 'JPY' },
+	},
+	VIRTUAL_ACCOUNT: {
+		'VA-3001': { value: 4200050, currency: 'EUR' },
+		'VA-KRW': { value: 75000000, currency: 'KRW' },
+	},
+	BENEFICIARY: {
+		'B-4001:GOODS': { value: '3000000', currency: 'USD' },
+		'B-4001:SERVICE': { value: '150075', currency: 'USD' },
+	},
+};

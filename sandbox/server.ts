@@ -1,0 +1,402 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- dev-only simulator, not in the published package */
+/**
+ * The local gateway simulator: a real HTTP server on 127.0.0.1 that implements both endpoints of
+ * the spec as strictly as the real gateway should. It verifies request signatures over the exact
+ * bytes received, validates bodies, and signs every response with its own key. Its signing code
+ * is written here again on purpose (a few lines of node:crypto), independent of the package's
+ * core, so that a mistake in one is caught by the other.
+ */
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+
+import { CODE_CUSTOMERS, createCustomers, QUOTAS, type Beneficiary, type Customer } from './data';
+
+/** sandbox/keys, whether this runs from the sources (ts-jest) or compiled into .dev-dist/. */
+export const SANDBOX_KEYS_DIR = [join(__dirname, 'keys'), join(__dirname, '..', '..', 'sandbox', 'keys')].find((dir) => existsSync(dir)) as string;
+export const SANDBOX_CLIENT_ID = 'SANDBOX_CLIENT_0001';
+export const SANDBOX_KEY_VERSION = '1';
+export const LIST_PATH = '/amsin/api/v1/business/account/inquiryBeneficiaryList';
+export const QUOTA_PATH = '/amsin/api/v1/business/account/inquiryAvailableQuota';
+
+export type FaultKind =
+	| 'rateLimit'
+	| 'unknownException'
+	| 'http429'
+	| 'http502'
+	| 'http503'
+	| 'reset'
+	| 'hang'
+	| 'alterBody'
+	| 'unsigned'
+	| 'wrongKey'
+	| 'foreignClientId'
+	| 'malformedJson'
+	| 'totalChanges';
+
+export interface FaultRule {
+	fault: FaultKind;
+	operation?: 'list' | 'quota';
+	customerId?: string;
+	pageNumber?: number;
+	/** How many matching requests get the fault; unlimited when omitted. */
+	times?: number;
+}
+
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	headers: Record<string, string | string[] | undefined>;
+	body: string;
+	resultCode?: string;
+	fault?: FaultKind;
+}
+
+export interface SimulatorOptions {
+	host?: string;
+	port?: number;
+	clientId?: string;
+	keyVersion?: string;
+	/** The partner public key registered with the simulator (PEM). */
+	partnerPublicKey?: string;
+	/** The simulator's own private key, which signs responses (PEM). */
+	gatewayPrivateKey?: string;
+	/** Added before every answer, to model a distant gateway. */
+	latencyMs?: number;
+	/** A path prefix, as a gateway behind a reverse proxy has (e.g. "/gw"). */
+	basePath?: string;
+}
+
+export interface Simulator {
+	url: string;
+	port: number;
+	clientId: string;
+	requests: LoggedRequest[];
+	peakInFlight: number;
+	addFault(rule: FaultRule): void;
+	clearFaults(): void;
+	setLatency(ms: number): void;
+	reset(): void;
+	close(): Promise<void>;
+}
+
+const PAGE_SIZE_LIMIT = 50;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+export function readSandboxKey(name: string): string {
+	return readFileSync(join(SANDBOX_KEYS_DIR, name), 'utf8');
+}
+
+interface Answer {
+	status: 'S' | 'F' | 'U';
+	code: string;
+	message: string;
+	data?: Record<string, unknown>;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+	const clientId = options.clientId ?? SANDBOX_CLIENT_ID;
+	const keyVersion = options.keyVersion ?? SANDBOX_KEY_VERSION;
+	const partnerKey: KeyObject = createPublicKey(options.partnerPublicKey ?? readSandboxKey('demo-partner-public.pem'));
+	const gatewayKey: KeyObject = createPrivateKey(options.gatewayPrivateKey ?? readSandboxKey('gateway-private.pem'));
+	const wrongKey: KeyObject = createPrivateKey(readSandboxKey('demo-partner-private.pem'));
+	const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+	let latencyMs = options.latencyMs ?? 0;
+	let customers = createCustomers();
+	let faults: Array<FaultRule & { used: number }> = [];
+	const sockets = new Set<Socket>();
+	const requests: LoggedRequest[] = [];
+	let inFlight = 0;
+	let added = 0;
+
+	const sim: Simulator = {
+		url: '',
+		port: 0,
+		clientId,
+		requests,
+		peakInFlight: 0,
+		addFault: (rule) => faults.push({ ...rule, used: 0 }),
+		clearFaults: () => {
+			faults = [];
+		},
+		setLatency: (ms) => {
+			latencyMs = ms;
+		},
+		reset: () => {
+			faults = [];
+			requests.length = 0;
+			sim.peakInFlight = 0;
+			customers = createCustomers();
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				for (const socket of sockets) socket.destroy();
+				server.close(() => resolve());
+			}),
+	};
+
+	function takeFault(operation: 'list' | 'quota', customerId: string, pageNumber?: number): FaultKind | undefined {
+		for (const rule of faults) {
+			if (rule.operation && rule.operation !== operation) continue;
+			if (rule.customerId !== undefined && rule.customerId !== customerId) continue;
+			if (rule.pageNumber !== undefined && rule.pageNumber !== pageNumber) continue;
+			if (rule.times !== undefined && rule.used >= rule.times) continue;
+			rule.used++;
+			return rule.fault;
+		}
+		return undefined;
+	}
+
+	function send(req: IncomingMessage, res: ServerResponse, path: string, answer: Answer, fault?: FaultKind): void {
+		const payload = {
+			result: { resultStatus: answer.status, resultCode: answer.code, resultMessage: answer.message },
+			...answer.data,
+		};
+		let body = JSON.stringify(payload);
+		if (fault === 'malformedJson') body = body.slice(0, Math.floor(body.length / 2));
+		const responseTime = new Date(Math.floor(Date.now() / 1000) * 1000 + 8 * 3_600_000).toISOString().replace('.000Z', '+08:00');
+		const content = Buffer.concat([Buffer.from(`${req.method} ${path}\n${clientId}.${responseTime}.`, 'utf8'), Buffer.from(body, 'utf8')]);
+		const signature = sign('sha256', content, fault === 'wrongKey' ? wrongKey : gatewayKey);
+		if (fault === 'alterBody') body = body.replace(/"value":"?(\d)/, (m, d) => m.replace(d, String((Number(d) + 1) % 10)));
+		if (fault === 'alterBody' && !/"value"/.test(body)) body = body.replace('"resultMessage":"', '"resultMessage":"!');
+		const headers: Record<string, string> = {
+			'content-type': 'application/json; charset=UTF-8',
+			'response-time': responseTime,
+			'client-id': fault === 'foreignClientId' ? 'SOMEONE_ELSE_9999' : clientId,
+		};
+		if (fault !== 'unsigned') {
+			headers.signature = `algorithm=RSA256,keyVersion=${keyVersion},signature=${encodeURIComponent(signature.toString('base64'))}`;
+		}
+		res.writeHead(200, headers);
+		res.end(body);
+	}
+
+	function verifyRequest(req: IncomingMessage, path: string, raw: Buffer): Answer | undefined {
+		const contentType = String(req.headers['content-type'] ?? '');
+		if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(contentType)) {
+			return { status: 'F', code: 'PARAM_ILLEGAL', message: `Content-Type must be application/json; charset=UTF-8, got "${contentType}"` };
+		}
+		if (req.headers['client-id'] !== clientId) return { status: 'F', code: 'INVALID_CLIENT', message: 'Client-Id does not exist or is invalid' };
+		const requestTime = String(req.headers['request-time'] ?? '');
+		if (!ISO_TIME.test(requestTime)) return { status: 'F', code: 'PARAM_ILLEGAL', message: `Request-Time "${requestTime}" is not ISO 8601 with a zone` };
+		const header = String(req.headers.signature ?? '');
+		const attrs = new Map<string, string>();
+		for (const part of header.split(',')) {
+			const eq = part.indexOf('=');
+			if (eq > 0) attrs.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+		}
+		if (attrs.get('algorithm') !== 'RSA256' || !attrs.get('signature')) {
+			return { status: 'F', code: 'INVALID_SIGNATURE', message: 'Signature header is missing or malformed' };
+		}
+		if (attrs.get('keyVersion') !== keyVersion) {
+			return { status: 'F', code: 'INVALID_SIGNATURE', message: `keyVersion ${attrs.get('keyVersion')} is not registered` };
+		}
+		const signature = Buffer.from(decodeURIComponent(attrs.get('signature') as string), 'base64');
+		const content = Buffer.concat([Buffer.from(`POST ${path}\n${clientId}.${requestTime}.`, 'utf8'), raw]);
+		if (!verify('sha256', content, partnerKey, signature)) return { status: 'F', code: 'INVALID_SIGNATURE', message: 'Signature is invalid' };
+		return undefined;
+	}
+
+	function listBeneficiaries(req: IncomingMessage, body: Record<string, unknown>): { answer: Answer; fault?: FaultKind } {
+		const customerId = String(req.headers['connected-customerid'] ?? body.customerId ?? '');
+		const { pageSize, pageNumber } = body;
+		if (!Number.isInteger(pageSize) || (pageSize as number) < 1 || (pageSize as number) > PAGE_SIZE_LIMIT) {
+			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: `pageSize must be 1..${PAGE_SIZE_LIMIT}` } };
+		}
+		if (!Number.isInteger(pageNumber) || (pageNumber as number) < 1) {
+			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'pageNumber must be 1 or more' } };
+		}
+		const fault = takeFault('list', customerId, pageNumber as number);
+		const faultAnswer = faultResult(fault);
+		if (faultAnswer) return { answer: faultAnswer, fault };
+		if (body.accessToken === 'expired-token') return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
+		const coded = CODE_CUSTOMERS[customerId];
+		if (coded) return { answer: { status: coded.status, code: coded.code, message: coded.message } };
+		const customer = customers.get(customerId);
+		if (!customer) return { answer: { status: 'F', code: 'USER_NOT_EXIST', message: `User ${customerId} does not exist` } };
+		const illegal = checkFilters(body, customer);
+		if (illegal) return { answer: illegal };
+		const matches = customer.beneficiaries.filter((b) => matchesFilters(b, body));
+		const size = pageSize as number;
+		const start = ((pageNumber as number) - 1) * size;
+		const answer: Answer = {
+			status: 'S',
+			code: 'SUCCESS',
+			message: 'success',
+			data: {
+				responseId: `R${String(requests.length).padStart(8, '0')}${Date.now().toString(36)}`.slice(0, 32),
+				beneficiaries: matches.slice(start, start + size),
+				totalCount: matches.length,
+				totalPageNumber: Math.ceil(matches.length / size),
+				currentPageNumber: pageNumber,
+			},
+		};
+		if (fault === 'totalChanges') {
+			added++;
+			customer.beneficiaries.unshift({
+				...customer.beneficiaries[0],
+				beneficiaryToken: Buffer.from(`token:NEW-${added}`).toString('base64'),
+				referenceBeneficiaryId: `REF-NEW-${added}`,
+				beneficiaryNick: `New beneficiary ${added}`,
+			});
+		}
+		return { answer, fault };
+	}
+
+	function availableQuota(req: IncomingMessage, body: Record<string, unknown>): { answer: Answer; fault?: FaultKind } {
+		const method = String(body.quotaAccumulationMethod ?? '');
+		const id = String(body.quotaAccumulationId ?? '');
+		const currency = String(body.currency ?? '');
+		if (!['USER_ID', 'RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT', 'BENEFICIARY'].includes(method)) {
+			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'quotaAccumulationMethod is illegal' } };
+		}
+		if (!id) return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'quotaAccumulationId is required' } };
+		if (!/^[A-Z]{3}$/.test(currency)) return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'currency is illegal' } };
+		if (method === 'BENEFICIARY' ? !['GOODS', 'SERVICE'].includes(String(body.tradeType)) : body.tradeType !== undefined) {
+			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'tradeType is illegal for this quotaAccumulationMethod' } };
+		}
+		const fault = takeFault('quota', String(req.headers['connected-accountid'] ?? ''));
+		const faultAnswer = faultResult(fault);
+		if (faultAnswer) return { answer: faultAnswer, fault };
+		if (req.headers['access-token'] === 'expired-token') return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
+		if (req.headers['connected-accountid'] === 'ACC_MISSING') {
+			return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'Connected account does not exist' } };
+		}
+		const record = QUOTAS[method][method === 'BENEFICIARY' ? `${id}:${body.tradeType}` : id];
+		if (!record) return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: `No ${method} ${id}` } };
+		if ('code' in record) return { answer: { status: record.status, code: record.code, message: record.message } };
+		if (record.currency !== currency) {
+			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: `${id} holds quota in ${record.currency}, not ${currency}` } };
+		}
+		return {
+			answer: {
+				status: 'S',
+				code: 'SUCCESS',
+				message: 'success',
+				data: {
+					quotaAccumulationMethod: method,
+					quotaAccumulationId: id,
+					availableQuota: { currency: record.currency, value: record.value },
+					...(method === 'BENEFICIARY' ? { tradeType: body.tradeType } : {}),
+				},
+			},
+			fault,
+		};
+	}
+
+	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const raw = Buffer.concat(chunks);
+		const url = new URL(req.url ?? '/', 'http://simulator');
+		const path = `${url.pathname}${url.search}`;
+		const entry: LoggedRequest = { method: req.method ?? '', path, headers: req.headers, body: raw.toString('utf8') };
+		requests.push(entry);
+		inFlight++;
+		sim.peakInFlight = Math.max(sim.peakInFlight, inFlight);
+		try {
+			if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+			const operation = url.pathname === `${basePath}${LIST_PATH}` ? 'list' : url.pathname === `${basePath}${QUOTA_PATH}` ? 'quota' : undefined;
+			let result: { answer: Answer; fault?: FaultKind };
+			if (req.method !== 'POST') {
+				result = { answer: { status: 'F', code: 'METHOD_NOT_SUPPORTED', message: `${req.method} is not supported` } };
+			} else if (!operation) {
+				result = { answer: { status: 'F', code: 'INVALID_API', message: `No API at ${url.pathname}` } };
+			} else {
+				const rejected = verifyRequest(req, path, raw);
+				let body: unknown;
+				try {
+					body = rejected ? undefined : JSON.parse(raw.toString('utf8'));
+				} catch {
+					body = undefined;
+				}
+				if (rejected) result = { answer: rejected };
+				else if (!body || typeof body !== 'object' || Array.isArray(body)) result = { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'Body is not a JSON object' } };
+				else if (operation === 'list') result = listBeneficiaries(req, body as Record<string, unknown>);
+				else result = availableQuota(req, body as Record<string, unknown>);
+			}
+			entry.resultCode = result.answer.code;
+			entry.fault = result.fault;
+			if (transportFault(result.fault, req, res)) return;
+			send(req, res, path, result.answer, result.fault);
+		} finally {
+			inFlight--;
+		}
+	}
+
+	const server: Server = createServer((req, res) => {
+		handle(req, res).catch((error) => {
+			res.writeHead(500, { 'content-type': 'text/plain' });
+			res.end(String(error));
+		});
+	});
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	sim.port = port;
+	sim.url = `http://${options.host ?? '127.0.0.1'}:${port}${basePath}`;
+	return sim;
+}
+
+function faultResult(fault: FaultKind | undefined): Answer | undefined {
+	if (fault === 'rateLimit') return { status: 'U', code: 'REQUEST_TRAFFIC_EXCEED_LIMIT', message: 'Request traffic exceeds the limit' };
+	if (fault === 'unknownException') return { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' };
+	return undefined;
+}
+
+/** Faults below the API: HTTP errors with an HTML body, a reset connection, no answer at all. */
+function transportFault(fault: FaultKind | undefined, _req: IncomingMessage, res: ServerResponse): boolean {
+	switch (fault) {
+		case 'http429':
+		case 'http502':
+		case 'http503': {
+			const status = Number(fault.slice(4));
+			res.writeHead(status, { 'content-type': 'text/html', ...(status === 429 ? { 'retry-after': '1' } : {}) });
+			res.end(`<html><body><h1>${status}</h1><p>upstream unavailable</p></body></html>`);
+			return true;
+		}
+		case 'reset':
+			res.socket?.destroy();
+			return true;
+		case 'hang':
+			return true;
+		default:
+			return false;
+	}
+}
+
+function checkFilters(body: Record<string, unknown>, customer: Customer): Answer | undefined {
+	const list = body.currencyList;
+	if (list !== undefined) {
+		if (!Array.isArray(list)) return { status: 'F', code: 'PARAM_ILLEGAL', message: 'currencyList must be an array' };
+		const bad = list.find((c) => customer.unsupportedCurrencies.includes(String(c)));
+		if (bad) return { status: 'F', code: 'UN_SUPPORT_BUSINESS', message: `Currency ${bad} is not supported for this account` };
+	}
+	if (body.assetType !== undefined && !['BANK_ACCOUNT', 'WALLET_ACCOUNT'].includes(String(body.assetType))) {
+		return { status: 'F', code: 'PARAM_ILLEGAL', message: 'assetType is illegal' };
+	}
+	if (body.bankAccountIBAN !== undefined && !/^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/.test(String(body.bankAccountIBAN))) {
+		return { status: 'F', code: 'PARAM_ILLEGAL', message: 'bankAccountIBAN is illegal' };
+	}
+	return undefined;
+}
+
+function fold(text: string): string {
+	return text.normalize('NFKC').toLowerCase();
+}
+
+function matchesFilters(b: Beneficiary, body: Record<string, unknown>): boolean {
+	for (const field of ['beneficiaryToken', 'beneficiaryNick', 'referenceBeneficiaryId', 'bankAccountNo', 'bankAccountIBAN'] as const) {
+		if (body[field] !== undefined && b[field] !== body[field]) return false;
+	}
+	if (Array.isArray(body.currencyList) && !body.currencyList.includes(b.currency)) return false;
+	if (body.assetType !== undefined && b.assetType !== body.assetType) return false;
+	if (Array.isArray(body.relationFilter) && !body.relationFilter.some((r) => fold(b.relationType).includes(fold(String(r))))) return false;
+	if (body.accountName !== undefined && !fold(b.accountName).includes(fold(String(body.accountName)))) return false;
+	return true;
+}

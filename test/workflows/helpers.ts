@@ -1,0 +1,41 @@
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runNode, sandboxCredentials, type NodeRun } from '../../sandbox/engine';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../sandbox/server';
+
+/** One simulator per test file, reset before each test. */
+export function useSimulator(options: SimulatorOptions = {}): { sim: () => Simulator } {
+	let sim: Simulator | undefined;
+	beforeAll(async () => {
+		sim = await startSimulator(options);
+	});
+	beforeEach(() => sim?.reset());
+	afterAll(async () => {
+		await sim?.close();
+	});
+	return { sim: () => sim as Simulator };
+}
+
+export interface RunExtras {
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+	credentials?: ICredentialDataDecryptedObject;
+}
+
+async function runOperation(sim: Simulator, operation: string, parameters: INodeParameters, extra: RunExtras): Promise<NodeRun> {
+	return await runNode({
+		parameters: { operation, ...parameters },
+		credentials: { ...sandboxCredentials(sim.url), ...extra.credentials },
+		items: extra.items,
+		continueOnFail: extra.continueOnFail,
+	});
+}
+
+export const list = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) => runOperation(sim, 'listBeneficiaries', parameters, extra);
+
+export const quota = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) => runOperation(sim, 'getAvailableQuota', parameters, extra);
+
+/** API requests the simulator received (the node's, not counting none). */
+export function apiRequests(sim: Simulator) {
+	return sim.requests;
+}
