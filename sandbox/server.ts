@@ -34,7 +34,8 @@ export type FaultKind =
 	| 'wrongKey'
 	| 'foreignClientId'
 	| 'malformedJson'
-	| 'totalChanges';
+	| 'totalChanges'
+	| 'answer';
 
 export interface FaultRule {
 	fault: FaultKind;
@@ -43,6 +44,8 @@ export interface FaultRule {
 	pageNumber?: number;
 	/** How many matching requests get the fault; unlimited when omitted. */
 	times?: number;
+	/** For fault 'answer': the signed result to answer with (any section 7 code). */
+	answer?: { status: 'S' | 'F' | 'U'; code: string; message: string };
 }
 
 export interface LoggedRequest {
@@ -137,6 +140,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			}),
 	};
 
+	let lastAnswer: FaultRule['answer'];
+
 	function takeFault(operation: 'list' | 'quota', customerId: string, pageNumber?: number): FaultKind | undefined {
 		for (const rule of faults) {
 			if (rule.operation && rule.operation !== operation) continue;
@@ -144,6 +149,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			if (rule.pageNumber !== undefined && rule.pageNumber !== pageNumber) continue;
 			if (rule.times !== undefined && rule.used >= rule.times) continue;
 			rule.used++;
+			lastAnswer = rule.answer;
 			return rule.fault;
 		}
 		return undefined;
@@ -157,14 +163,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		let body = JSON.stringify(payload);
 		if (fault === 'malformedJson') body = body.slice(0, Math.floor(body.length / 2));
 		const responseTime = new Date(Math.floor(Date.now() / 1000) * 1000 + 8 * 3_600_000).toISOString().replace('.000Z', '+08:00');
-		const content = Buffer.concat([Buffer.from(`${req.method} ${path}\n${clientId}.${responseTime}.`, 'utf8'), Buffer.from(body, 'utf8')]);
+		// The gateway answers the client that called, as that client: it echoes Client-Id and signs over it.
+		const echoed = typeof req.headers['client-id'] === 'string' ? req.headers['client-id'] : clientId;
+		const content = Buffer.concat([Buffer.from(`${req.method} ${path}\n${echoed}.${responseTime}.`, 'utf8'), Buffer.from(body, 'utf8')]);
 		const signature = sign('sha256', content, fault === 'wrongKey' ? wrongKey : gatewayKey);
 		if (fault === 'alterBody') body = body.replace(/"value":"?(\d)/, (m, d) => m.replace(d, String((Number(d) + 1) % 10)));
 		if (fault === 'alterBody' && !/"value"/.test(body)) body = body.replace('"resultMessage":"', '"resultMessage":"!');
 		const headers: Record<string, string> = {
 			'content-type': 'application/json; charset=UTF-8',
 			'response-time': responseTime,
-			'client-id': fault === 'foreignClientId' ? 'SOMEONE_ELSE_9999' : clientId,
+			'client-id': fault === 'foreignClientId' ? 'SOMEONE_ELSE_9999' : echoed,
 		};
 		if (fault !== 'unsigned') {
 			headers.signature = `algorithm=RSA256,keyVersion=${keyVersion},signature=${encodeURIComponent(signature.toString('base64'))}`;
@@ -209,7 +217,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'pageNumber must be 1 or more' } };
 		}
 		const fault = takeFault('list', customerId, pageNumber as number);
-		const faultAnswer = faultResult(fault);
+		const faultAnswer = fault === 'answer' ? lastAnswer : faultResult(fault);
 		if (faultAnswer) return { answer: faultAnswer, fault };
 		if (body.accessToken === 'expired-token') return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		const coded = CODE_CUSTOMERS[customerId];
@@ -258,7 +266,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'tradeType is illegal for this quotaAccumulationMethod' } };
 		}
 		const fault = takeFault('quota', String(req.headers['connected-accountid'] ?? ''));
-		const faultAnswer = faultResult(fault);
+		const faultAnswer = fault === 'answer' ? lastAnswer : faultResult(fault);
 		if (faultAnswer) return { answer: faultAnswer, fault };
 		if (req.headers['access-token'] === 'expired-token') return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		if (req.headers['connected-accountid'] === 'ACC_MISSING') {

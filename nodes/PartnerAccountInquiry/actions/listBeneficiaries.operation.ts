@@ -12,7 +12,7 @@ import {
 } from '../core/validation';
 import { isRateLimited } from '../transport/errors';
 import { PATHS } from '../transport/paths';
-import type { ApiSession } from '../transport/request';
+import { TRANSIENT_RETRIES, type ApiSession } from '../transport/request';
 import { accessTokenOption, optionalString, timeoutOption } from './common';
 
 const show = { show: { operation: ['listBeneficiaries'] } };
@@ -218,6 +218,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 		keyOf: beneficiaryKey,
 		isRateLimited,
 		sleep,
+		rateLimitRetries: TRANSIENT_RETRIES,
 		fetchPage: async (pageNumber, signal) => {
 			const data = await session.call(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {
 				headers,

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CoreError } from '../core/errors';
@@ -39,7 +39,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 /** Every failure becomes an n8n error that says what happened and what to do; none carries a secret. */
 export function toNodeError(fn: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	const node = fn.getNode();
+	const node = redacted(fn.getNode());
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ApiResultError) {
 		const { code, status, message, description } = error.explanation;
@@ -78,6 +78,23 @@ export function toNodeError(fn: IExecuteFunctions, error: unknown, itemIndex: nu
 		return new NodeApiError(node, { message: error.message } as JsonObject, { message: error.message, itemIndex });
 	}
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+}
+
+/** Parameters never shown in an error (n8n serialises the node, parameters included, into it). */
+const SECRET_PARAMETERS = new Set(['accessToken', 'beneficiaryToken']);
+
+function redactParameters(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(redactParameters);
+	if (!value || typeof value !== 'object') return value;
+	const copy: IDataObject = {};
+	for (const [key, inner] of Object.entries(value)) {
+		copy[key] = SECRET_PARAMETERS.has(key) && inner !== '' && inner !== undefined ? '[hidden]' : (redactParameters(inner) as IDataObject);
+	}
+	return copy;
+}
+
+function redacted(node: INode): INode {
+	return { ...node, parameters: redactParameters(node.parameters) as INode['parameters'] };
 }
 
 function errorItem(error: unknown, nodeError: NodeApiError | NodeOperationError): IDataObject {

@@ -141,7 +141,7 @@ async function fetchWithBackoff<T>(
 	stats: ListingStats,
 	onRateLimited: () => void,
 ): Promise<Page<T>> {
-	const retries = options.rateLimitRetries ?? 5;
+	const retries = options.rateLimitRetries ?? 3;
 	const base = options.rateLimitBackoffMs ?? 250;
 	const random = options.random ?? Math.random;
 	for (let attempt = 0; ; attempt++) {

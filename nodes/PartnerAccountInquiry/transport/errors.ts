@@ -4,9 +4,16 @@ import { explainResult, type ApiResult, type ResultExplanation } from '../core/r
 export class ApiResultError extends Error {
 	readonly explanation: ResultExplanation;
 
-	constructor(readonly result: ApiResult) {
+	/** `unsigned`: an F or U answer that came without a signature (it carries no data to trust). */
+	constructor(
+		readonly result: ApiResult,
+		readonly unsigned = false,
+	) {
 		const explanation = explainResult(result);
 		super(`${explanation.code}${explanation.message ? `: ${explanation.message}` : ''}`);
+		if (unsigned) {
+			explanation.description += ' (The gateway did not sign this failure answer; it carries no data, so it is reported as it came.)';
+		}
 		this.explanation = explanation;
 	}
 

@@ -77,8 +77,13 @@ export class ApiSession {
 			throw new TransientError(`The gateway answered HTTP ${status}`, snippet(raw), status);
 		}
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
+		const hasSignature = Object.keys(headers).some((name) => name.toLowerCase() === 'signature');
+		if (!hasSignature) {
+			// Like the 2026 SDKs: an unsigned failure is reported (it carries nothing to trust); an unsigned success is refused below.
+			const failure = unsignedFailure(raw);
+			if (failure) throw new ApiResultError(failure, true);
+		}
 		if (status < 200 || status >= 300) {
-			const hasSignature = Object.keys(headers).some((name) => name.toLowerCase() === 'signature');
 			if (!hasSignature) {
 				throw new ResponseShapeError(
 					`The gateway answered HTTP ${status} with no signed API result`,
@@ -96,6 +101,14 @@ export class ApiSession {
 		if (result.resultStatus !== 'S') throw new ApiResultError(result);
 		return data;
 	}
+}
+
+function unsignedFailure(raw: Buffer): IDataObject | undefined {
+	const parsed = attempt((): unknown => JSON.parse(raw.toString('utf8')));
+	const result = parsed.ok ? (parsed.value as IDataObject | null)?.result : undefined;
+	if (!result || typeof result !== 'object') return undefined;
+	const { resultStatus } = result as IDataObject;
+	return resultStatus === 'F' || resultStatus === 'U' ? (result as IDataObject) : undefined;
 }
 
 function rawBody(body: unknown): Buffer {

@@ -1,0 +1,140 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { createCustomers, type Beneficiary } from '../../sandbox/data';
+import { list, useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+const data = createCustomers();
+const LARGE = data.get('CUST_LARGE')?.beneficiaries as Beneficiary[];
+const SMALL = data.get('CUST_SMALL')?.beneficiaries as Beneficiary[];
+
+const bodies = () => sim().requests.map((r) => JSON.parse(r.body) as IDataObject);
+
+describe('List Beneficiaries through n8n’s engine', () => {
+	it('returns every beneficiary of a customer with a few hundred, complete, in API order, no duplicates', async () => {
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		expect(run.status).toBe('success');
+		expect(run.json).toHaveLength(320);
+		expect(new Set(run.json.map((b) => b.beneficiaryToken)).size).toBe(320);
+		expect(run.json).toEqual(LARGE);
+		expect(bodies().map((b) => b.pageNumber)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 6, 7]));
+		expect(sim().requests).toHaveLength(7);
+	});
+
+	it('keeps fields the spec does not name, untouched', async () => {
+		const run = await list(sim(), { returnAll: false, limit: 1, options: { customerId: 'CUST_LARGE' } });
+		expect(run.json[0]).toEqual(LARGE[0]);
+		expect(run.json[0].extendInfo).toEqual(LARGE[0].extendInfo);
+	});
+
+	it.each([
+		[7, 1],
+		[50, 1],
+		[51, 2],
+		[120, 3],
+		[320, 7],
+		[1000, 7],
+	])('limit %i gives exactly that many (or all) and reads only %i page(s)', async (limit, pages) => {
+		const run = await list(sim(), { returnAll: false, limit, options: { customerId: 'CUST_LARGE' } });
+		expect(run.json).toEqual(LARGE.slice(0, limit));
+		expect(sim().requests).toHaveLength(pages);
+	});
+
+	it('honours the page size option', async () => {
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 20 } });
+		expect(run.json).toEqual(LARGE);
+		expect(sim().requests).toHaveLength(16);
+		expect(bodies().every((b) => b.pageSize === 20)).toBe(true);
+	});
+
+	it('returns nothing, successfully, for a customer with no beneficiaries', async () => {
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_EMPTY' } });
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual([]);
+		expect(sim().requests).toHaveLength(1);
+	});
+
+	it('lists your own account when no customer is given, and sends no Connected-CustomerId', async () => {
+		const run = await list(sim(), { returnAll: true });
+		expect(run.json).toHaveLength(12);
+		expect(sim().requests[0].headers['connected-customerid']).toBeUndefined();
+	});
+
+	it('sends the customer as the Connected-CustomerId header and the access token in the body', async () => {
+		await list(sim(), { returnAll: false, limit: 5, options: { customerId: 'CUST_SMALL', accessToken: 'tok-123' } });
+		expect(sim().requests[0].headers['connected-customerid']).toBe('CUST_SMALL');
+		expect(bodies()[0]).toEqual({ accessToken: 'tok-123', pageSize: 50, pageNumber: 1 });
+	});
+
+	describe('each filter narrows as the spec says', () => {
+		const sample = LARGE.find((b) => b.bankAccountIBAN) as Beneficiary;
+		it.each([
+			['beneficiaryToken', sample.beneficiaryToken],
+			['beneficiaryNick', sample.beneficiaryNick],
+			['referenceBeneficiaryId', sample.referenceBeneficiaryId],
+			['bankAccountNo', sample.bankAccountNo],
+			['bankAccountIBAN', sample.bankAccountIBAN],
+		])('%s matches exactly', async (field, value) => {
+			const run = await list(sim(), { returnAll: true, filters: { [field]: value }, options: { customerId: 'CUST_LARGE' } });
+			expect(run.json).toEqual(LARGE.filter((b) => b[field as keyof Beneficiary] === value));
+			expect(run.json.length).toBeGreaterThanOrEqual(1);
+			expect(bodies()[0][field]).toBe(value);
+		});
+
+		it('currencyList keeps only those currencies', async () => {
+			const run = await list(sim(), { returnAll: true, filters: { currencyList: ['USD', 'JPY'] }, options: { customerId: 'CUST_LARGE' } });
+			const expected = LARGE.filter((b) => ['USD', 'JPY'].includes(b.currency));
+			expect(expected.length).toBeGreaterThan(10);
+			expect(run.json).toEqual(expected);
+		});
+
+		it.each(['BANK_ACCOUNT', 'WALLET_ACCOUNT'])('assetType %s', async (assetType) => {
+			const run = await list(sim(), { returnAll: true, filters: { assetType }, options: { customerId: 'CUST_LARGE' } });
+			expect(run.json).toEqual(LARGE.filter((b) => b.assetType === assetType));
+		});
+
+		it.each([[['SAME_NAME']], [['THIRD_PARTY']], [['SAME_NAME', 'THIRD_PARTY']]])('relationFilter %j', async (relationFilter) => {
+			const run = await list(sim(), { returnAll: true, filters: { relationFilter }, options: { customerId: 'CUST_LARGE' } });
+			expect(run.json).toEqual(LARGE.filter((b) => relationFilter.includes(b.relationType)));
+		});
+
+		it.each([
+			['深圳', 2],
+			['zoë müller', 1],
+			['GÉNÉRALE', 1],
+			['サクラ', 1],
+			['nobody by that name', 0],
+		])('accountName %p matches fuzzily (%i)', async (accountName, count) => {
+			const run = await list(sim(), { returnAll: true, filters: { accountName }, options: { customerId: 'CUST_SMALL' } });
+			expect(run.status).toBe('success');
+			expect(run.json).toHaveLength(count);
+			for (const b of run.json) expect(SMALL).toContainEqual(b);
+			expect(bodies()[0].accountName).toBe(accountName);
+		});
+
+		it('combines filters', async () => {
+			const run = await list(sim(), {
+				returnAll: true,
+				filters: { currencyList: ['USD'], assetType: 'BANK_ACCOUNT', relationFilter: ['THIRD_PARTY'] },
+				options: { customerId: 'CUST_LARGE' },
+			});
+			expect(run.json).toEqual(LARGE.filter((b) => b.currency === 'USD' && b.assetType === 'BANK_ACCOUNT' && b.relationType === 'THIRD_PARTY'));
+		});
+
+		it('sends no empty filter fields', async () => {
+			await list(sim(), { returnAll: false, limit: 1, filters: { beneficiaryNick: '', currencyList: [], accountName: '   ' } });
+			expect(bodies()[0]).toEqual({ pageSize: 50, pageNumber: 1 });
+		});
+	});
+
+	it('runs each input item with its own resolved parameters and pairs the output', async () => {
+		const run = await list(
+			sim(),
+			{ returnAll: true, options: { customerId: '={{ $json.customer }}' }, filters: { accountName: '={{ $json.name }}' } },
+			{ items: [{ customer: 'CUST_SMALL', name: 'Zoë' }, { customer: 'CUST_EMPTY', name: 'x' }, { customer: 'CUST_SMALL', name: '深圳' }] },
+		);
+		expect(run.status).toBe('success');
+		expect(run.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }, { item: 2 }]);
+		expect(run.json.map((b) => b.accountName)).toEqual(['Zoë Müller GmbH', '深圳市前海贸易有限公司', '深圳市前海贸易有限公司']);
+	});
+});
