@@ -226,7 +226,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (!customer) return { answer: { status: 'F', code: 'USER_NOT_EXIST', message: `User ${customerId} does not exist` } };
 		const illegal = checkFilters(body, customer);
 		if (illegal) return { answer: illegal };
-		const matches = customer.beneficiaries.filter((b) => matchesFilters(b, body));
+		const filtered = FILTER_FIELDS.some((field) => body[field] !== undefined);
+		const matches = filtered ? customer.beneficiaries.filter((b) => matchesFilters(b, body)) : customer.beneficiaries;
 		const size = pageSize as number;
 		const start = ((pageNumber as number) - 1) * size;
 		const answer: Answer = {
@@ -393,6 +394,8 @@ function checkFilters(body: Record<string, unknown>, customer: Customer): Answer
 	}
 	return undefined;
 }
+
+const FILTER_FIELDS = ['beneficiaryToken', 'beneficiaryNick', 'referenceBeneficiaryId', 'bankAccountNo', 'bankAccountIBAN', 'currencyList', 'assetType', 'relationFilter', 'accountName'];
 
 function fold(text: string): string {
 	return text.normalize('NFKC').toLowerCase();

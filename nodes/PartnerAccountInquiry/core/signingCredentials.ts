@@ -1,29 +1,30 @@
-import { createHash, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 
 import { parsePrivateKey, parsePublicKey } from './keys';
 
 /**
- * Parsed keys, cached by a hash of the pasted text so that a listing of many pages parses each
- * key once. The cache holds KeyObjects only; a changed credential hashes differently.
+ * Parsed keys, cached by the pasted text so that a listing of many pages parses each key once
+ * (n8n hands the credential to `authenticate` afresh for every request). A changed credential is
+ * a different text, so it is parsed anew; the cache is small and forgets the oldest entry.
  */
-const cache = new Map<string, KeyObject>();
-const MAX_CACHED = 32;
+const MAX_CACHED = 16;
+const privateKeys = new Map<string, KeyObject>();
+const publicKeys = new Map<string, KeyObject>();
 
-function cached(kind: string, text: string, parse: (text: string) => KeyObject): KeyObject {
-	const id = createHash('sha256').update(kind).update('\0').update(text ?? '').digest('base64');
-	let key = cache.get(id);
+function cached(cache: Map<string, KeyObject>, text: string, parse: (text: string) => KeyObject): KeyObject {
+	let key = cache.get(text);
 	if (!key) {
 		key = parse(text);
 		if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-		cache.set(id, key);
+		cache.set(text, key);
 	}
 	return key;
 }
 
 export function privateKeyFrom(text: string): KeyObject {
-	return cached('private', text, parsePrivateKey);
+	return cached(privateKeys, text ?? '', parsePrivateKey);
 }
 
 export function publicKeyFrom(text: string): KeyObject {
-	return cached('public', text, parsePublicKey);
+	return cached(publicKeys, text ?? '', parsePublicKey);
 }

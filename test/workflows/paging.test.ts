@@ -1,0 +1,85 @@
+import { createCustomers, type Beneficiary } from '../../sandbox/data';
+import { list, useSimulator } from './helpers';
+
+const { sim } = useSimulator({ latencyMs: 15 });
+const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
+const pagesAsked = () => sim().requests.map((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber);
+
+function expectExactlyOnce(json: Array<Record<string, unknown>>, expected: Beneficiary[]) {
+	expect(json).toHaveLength(expected.length);
+	expect(new Set(json.map((b) => b.beneficiaryToken)).size).toBe(expected.length);
+	expect(json).toEqual(expected);
+}
+
+describe('Return All reads the remaining pages concurrently, in API order, exactly once', () => {
+	it.each([1, 2, 4, 10])('page concurrency %i', async (pageConcurrency) => {
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency } });
+		expectExactlyOnce(run.json, LARGE);
+		expect(pagesAsked()[0]).toBe(1);
+		expect([...pagesAsked()].sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+		expect(sim().peakInFlight).toBeLessThanOrEqual(pageConcurrency);
+		if (pageConcurrency > 1) expect(sim().peakInFlight).toBeGreaterThan(1);
+	});
+
+	it('defaults to 4 pages at once', async () => {
+		await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 10 } });
+		expect(sim().peakInFlight).toBe(4);
+	});
+
+	it('with a limit, fetches only the pages needed, and none is left running', async () => {
+		const run = await list(sim(), { returnAll: false, limit: 45, options: { customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 10 } });
+		expectExactlyOnce(run.json, LARGE.slice(0, 45));
+		expect([...pagesAsked()].sort()).toEqual([1, 2, 3, 4, 5]);
+		const settled = sim().requests.length;
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(sim().requests).toHaveLength(settled);
+	});
+});
+
+describe('a rate-limited listing', () => {
+	it('backs off, retries the refused pages freshly signed, and still returns everything once', async () => {
+		for (const pageNumber of [3, 5, 6]) sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber, times: 1 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency: 8 } });
+		expectExactlyOnce(run.json, LARGE);
+		const refused = sim().requests.filter((r) => r.resultCode === 'REQUEST_TRAFFIC_EXCEED_LIMIT');
+		expect(refused).toHaveLength(3);
+		expect(sim().requests).toHaveLength(16 + 3);
+		// Each retry is signed at its own time (whole seconds, so a retry within the same second
+		// carries the same Request-Time and, RSA PKCS#1 v1.5 being deterministic, the same signature).
+		for (const page of [3, 5, 6]) {
+			const [refusedTry, retry] = sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === page);
+			expect(Date.parse(String(retry.headers['request-time']))).toBeGreaterThanOrEqual(Date.parse(String(refusedTry.headers['request-time'])));
+		}
+	});
+
+	it('fails with the code, after 3 retries of a page that stays refused, and emits nothing', async () => {
+		sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber: 2 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/REQUEST_TRAFFIC_EXCEED_LIMIT/);
+		expect(pagesAsked().filter((p) => p === 2)).toHaveLength(4);
+	});
+});
+
+describe('a listing whose total changes while it is read', () => {
+	it('is read once more and returned whole when it settles', async () => {
+		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1, times: 1 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 1 } });
+		expect(run.status).toBe('success');
+		const now = sim().requests.length;
+		expect(now).toBe(7 + 7);
+		expect(run.json).toHaveLength(321);
+		expect(new Set(run.json.map((b) => b.beneficiaryToken)).size).toBe(321);
+		expect(run.json.slice(1)).toEqual(LARGE);
+	});
+
+	it('fails clearly, naming the counts, when it keeps changing, and emits nothing', async () => {
+		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 1 } });
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/The beneficiary list changed while it was being read: page 1 reported 321 beneficiaries, page 2 reported 322/);
+		expect(run.error?.description).toMatch(/read a second time/);
+	});
+});
