@@ -44,8 +44,10 @@ export interface FaultRule {
 	pageNumber?: number;
 	/** How many matching requests get the fault; unlimited when omitted. */
 	times?: number;
-	/** For fault 'answer': the signed result to answer with (any section 7 code). */
+	/** For fault 'answer': the result to answer with (any section 7 code). */
 	answer?: { status: 'S' | 'F' | 'U'; code: string; message: string };
+	/** For fault 'answer': send it without a signature header. */
+	unsigned?: boolean;
 }
 
 export interface LoggedRequest {
@@ -140,7 +142,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			}),
 	};
 
-	let lastAnswer: FaultRule['answer'];
+	let lastRule: FaultRule | undefined;
 
 	function takeFault(operation: 'list' | 'quota', customerId: string, pageNumber?: number): FaultKind | undefined {
 		for (const rule of faults) {
@@ -149,7 +151,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			if (rule.pageNumber !== undefined && rule.pageNumber !== pageNumber) continue;
 			if (rule.times !== undefined && rule.used >= rule.times) continue;
 			rule.used++;
-			lastAnswer = rule.answer;
+			lastRule = rule;
 			return rule.fault;
 		}
 		return undefined;
@@ -174,7 +176,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			'response-time': responseTime,
 			'client-id': fault === 'foreignClientId' ? 'SOMEONE_ELSE_9999' : echoed,
 		};
-		if (fault !== 'unsigned') {
+		if (fault !== 'unsigned' && !(fault === 'answer' && lastRule?.unsigned)) {
 			headers.signature = `algorithm=RSA256,keyVersion=${keyVersion},signature=${encodeURIComponent(signature.toString('base64'))}`;
 		}
 		res.writeHead(200, headers);
@@ -217,7 +219,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'pageNumber must be 1 or more' } };
 		}
 		const fault = takeFault('list', customerId, pageNumber as number);
-		const faultAnswer = fault === 'answer' ? lastAnswer : faultResult(fault);
+		const faultAnswer = fault === 'answer' ? lastRule?.answer : faultResult(fault);
 		if (faultAnswer) return { answer: faultAnswer, fault };
 		if (body.accessToken === 'expired-token') return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		const coded = CODE_CUSTOMERS[customerId];
@@ -267,7 +269,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'tradeType is illegal for this quotaAccumulationMethod' } };
 		}
 		const fault = takeFault('quota', String(req.headers['connected-accountid'] ?? ''));
-		const faultAnswer = fault === 'answer' ? lastAnswer : faultResult(fault);
+		const faultAnswer = fault === 'answer' ? lastRule?.answer : faultResult(fault);
 		if (faultAnswer) return { answer: faultAnswer, fault };
 		if (req.headers['access-token'] === 'expired-token') return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		if (req.headers['connected-accountid'] === 'ACC_MISSING') {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- dev-only benchmark */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- dev-only benchmark */
 /**
  * `npm run bench`: figures measured side by side in one run (not a timed test).
  * 1. Return All over 200 pages (10,000 beneficiaries) at 50 ms gateway latency, through n8n's

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only test: waits to see that no request is left running */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import { list, useSimulator } from './helpers';
 

@@ -59,9 +59,10 @@ export function toNodeError(fn: IExecuteFunctions, error: unknown, itemIndex: nu
 		});
 	}
 	if (error instanceof TransientError) {
-		return new NodeApiError(node, { message: error.message, detail: error.detail } as JsonObject, {
+		// Not `code`/`detail`: NodeApiError would replace our message with its generic one for known codes.
+		return new NodeApiError(node, { summary: error.message, detail: error.detail } as JsonObject, {
 			message: error.message,
-			description: 'The request was tried 4 times (3 retries with growing pauses), each freshly signed. Check the gateway address and your network or proxy, then run the node again.',
+			description: `The request was tried 4 times (3 retries with growing pauses), each freshly signed${error.httpCode ? '' : ` (network code ${error.detail})`}. Check the gateway address and your network or proxy, then run the node again.`,
 			httpCode: error.httpCode === undefined ? undefined : String(error.httpCode),
 			itemIndex,
 		});

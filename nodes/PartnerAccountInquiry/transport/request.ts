@@ -176,7 +176,8 @@ function networkError(error: unknown): Error {
 	const code = codes.find((c) => c in NETWORK_CODES) ?? (/timeout/i.test(message) ? 'ETIMEDOUT' : undefined);
 	if (code === 'ERR_CANCELED') return new TransientError('The request was cancelled', code);
 	return new TransientError(
-		code ? `No answer from the gateway: ${NETWORK_CODES[code]} (${code})` : `No answer from the gateway: ${message}`,
+		// No raw code such as ECONNRESET in the message: NodeApiError would swap the whole message for its generic text.
+		code ? `No answer from the gateway: ${NETWORK_CODES[code]}` : `No answer from the gateway: ${message}`,
 		code ?? message,
 	);
 }

@@ -1,0 +1,129 @@
+import { createCustomers, type Beneficiary } from '../../sandbox/data';
+import type { FaultKind } from '../../sandbox/server';
+import { list, quota, useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
+const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', options: { timeout: 1000 } };
+const OK_QUOTA = [{ quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', availableQuota: { currency: 'USD', value: '1250000' }, availableQuotaAmount: 12500 }];
+
+function expectWhole(json: Array<Record<string, unknown>>) {
+	expect(json).toHaveLength(LARGE.length);
+	expect(new Set(json.map((b) => b.beneficiaryToken)).size).toBe(LARGE.length);
+	expect(json).toEqual(LARGE);
+}
+
+describe('transient faults are retried, freshly signed, and lose nothing', () => {
+	it.each<[FaultKind, number]>([
+		['rateLimit', 2],
+		['http429', 1],
+		['http502', 3],
+		['http503', 2],
+		['reset', 2],
+		['hang', 1],
+	])('%s x%i, then the answer: the quota comes back', async (fault, times) => {
+		sim().addFault({ fault, operation: 'quota', times });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual(OK_QUOTA);
+		expect(sim().requests).toHaveLength(times + 1);
+	});
+
+	it('a listing hit by every transient fault on different pages is still every beneficiary exactly once', async () => {
+		const faults: Array<[FaultKind, number]> = [
+			['http502', 2],
+			['reset', 3],
+			['rateLimit', 4],
+			['http503', 5],
+			['http429', 6],
+			['hang', 7],
+		];
+		for (const [fault, pageNumber] of faults) sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber, times: 1 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', timeout: 1000 } });
+		expect(run.status).toBe('success');
+		expectWhole(run.json);
+		expect(sim().requests).toHaveLength(7 + faults.length);
+	});
+
+	it.each<[FaultKind, RegExp]>([
+		['http503', /The gateway answered HTTP 503/],
+		['http502', /The gateway answered HTTP 502/],
+		['reset', /No answer from the gateway: the connection was reset/],
+		['hang', /No answer from the gateway: the request timed out/],
+	])('%s that persists: 4 attempts, then a clear error, nothing emitted', async (fault, message) => {
+		sim().addFault({ fault, operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(message);
+		expect(run.error?.description).toMatch(/tried 4 times/);
+		expect(sim().requests).toHaveLength(4);
+	});
+});
+
+describe('an unknown outcome is not retried inline', () => {
+	it('UNKNOWN_EXCEPTION: one attempt, and the spec’s schedule in the error', async () => {
+		sim().addFault({ fault: 'unknownException', operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(sim().requests).toHaveLength(1);
+		expect(run.error?.message).toMatch(/UNKNOWN_EXCEPTION/);
+		expect(run.error?.description).toMatch(/at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes/);
+	});
+});
+
+describe('integrity failures are never retried and never emit data', () => {
+	it.each<[FaultKind, RegExp]>([
+		['alterBody', /response signature could not be verified: it does not match the response body/],
+		['unsigned', /carries no signature header/],
+		['wrongKey', /response signature could not be verified/],
+		['foreignClientId', /addressed to client ID "SOMEONE_ELSE_9999"/],
+	])('%s', async (fault, message) => {
+		sim().addFault({ fault, operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(message);
+		expect(run.error?.description).toMatch(/Service Public Key|base URL|do not use its data/i);
+		expect(sim().requests).toHaveLength(1);
+	});
+
+	it.each<FaultKind>(['alterBody', 'unsigned', 'wrongKey', 'foreignClientId', 'malformedJson'])(
+		'%s on page 4 of a listing: the whole listing fails, nothing from any page is emitted',
+		async (fault) => {
+			sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber: 4 });
+			const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 2 } });
+			expect(run.status).toBe('error');
+			expect(run.json).toEqual([]);
+			expect(sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === 4)).toHaveLength(1);
+		},
+	);
+
+	it('an unsigned failure answer is reported with its code, marked unsigned (it carries no data)', async () => {
+		sim().addFault({ fault: 'answer', operation: 'quota', unsigned: true, answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'no such account' } });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/ACCOUNT_NOT_EXIST: no such account/);
+		expect(run.error?.description).toMatch(/did not sign this failure answer/);
+		expect(sim().requests[0].headers.signature).toBeDefined();
+	});
+
+	it('an unsigned success is refused, even with a plausible body', async () => {
+		sim().addFault({ fault: 'answer', operation: 'quota', unsigned: true, answer: { status: 'S', code: 'SUCCESS', message: 'success' } });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/carries no signature header/);
+	});
+});
+
+describe('malformed answers are clear errors, not crashes', () => {
+	it('malformed JSON', async () => {
+		sim().addFault({ fault: 'malformedJson', operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/The response body is not valid JSON \(\d+ characters, starting "\{\\"result/);
+		expect(sim().requests).toHaveLength(1);
+	});
+});

@@ -1,0 +1,74 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only test: captures process output */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { readSandboxKey, type FaultRule } from '../../sandbox/server';
+import { list, quota, useSimulator, type RunExtras } from './helpers';
+
+const { sim } = useSimulator();
+const PLANTED_MARKER = 'AT-7f3a9c1e-never-show-me-0042';
+const PRIVATE_PEM = readSandboxKey('demo-partner-private.pem');
+const PRIVATE_BODY = PRIVATE_PEM.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
+/** Windows over the key body: any of them in the output means key material leaked. */
+const KEY_WINDOWS = Array.from({ length: 12 }, (_, i) => PRIVATE_BODY.slice(i * 100, i * 100 + 32));
+
+type Path = [string, 'list' | 'quota', INodeParameters, FaultRule | undefined, RunExtras?];
+const LIST = { returnAll: true, options: { customerId: 'CUST_LARGE', accessToken: PLANTED_MARKER, timeout: 1000 } };
+const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', options: { accessToken: PLANTED_MARKER, timeout: 1000 } };
+
+const PATHS: Path[] = [
+	['list success', 'list', LIST, undefined],
+	['quota success', 'quota', QUOTA, undefined],
+	['validation failure', 'list', { ...LIST, filters: { bankAccountIBAN: 'bad iban' } }, undefined],
+	['access token too long', 'quota', { ...QUOTA, options: { accessToken: `${PLANTED_MARKER}${'x'.repeat(64)}` } }, undefined],
+	['F result', 'quota', { ...QUOTA, quotaAccumulationId: 'U-CONTRACT' }, undefined],
+	['U result', 'list', LIST, { fault: 'unknownException' }],
+	['OAUTH_FAIL', 'quota', { ...QUOTA, options: { accessToken: 'expired-token' } }, undefined],
+	['rate limit exhausted', 'quota', QUOTA, { fault: 'rateLimit' }],
+	['HTTP 503', 'list', LIST, { fault: 'http503' }],
+	['connection reset', 'quota', QUOTA, { fault: 'reset' }],
+	['timeout', 'quota', QUOTA, { fault: 'hang' }],
+	['altered body', 'list', LIST, { fault: 'alterBody', pageNumber: 3 }],
+	['unsigned success', 'quota', QUOTA, { fault: 'unsigned' }],
+	['wrong key', 'quota', QUOTA, { fault: 'wrongKey' }],
+	['foreign client ID', 'list', LIST, { fault: 'foreignClientId' }],
+	['malformed JSON', 'quota', QUOTA, { fault: 'malformedJson' }],
+	['listing keeps changing', 'list', LIST, { fault: 'totalChanges', pageNumber: 1 }],
+	['INVALID_SIGNATURE', 'quota', QUOTA, undefined, { credentials: { keyVersion: '9' } }],
+	['junk private key', 'quota', QUOTA, undefined, { credentials: { privateKey: `${PRIVATE_PEM.slice(0, 900)}\n-----END PRIVATE KEY-----` } }],
+	['private key as service key', 'quota', QUOTA, undefined, { credentials: { servicePublicKey: PRIVATE_PEM } }],
+];
+
+describe('no private key or access token in anything the node produces, on any path', () => {
+	let captured = '';
+	const originals = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
+	beforeEach(() => {
+		captured = '';
+		const capture = (chunk: unknown) => {
+			captured += String(chunk);
+			return true;
+		};
+		process.stdout.write = capture as typeof process.stdout.write;
+		process.stderr.write = capture as typeof process.stderr.write;
+		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) jest.spyOn(console, method).mockImplementation((...args) => capture(args.join(' ')));
+	});
+	afterEach(() => {
+		process.stdout.write = originals.out;
+		process.stderr.write = originals.err;
+		jest.restoreAllMocks();
+	});
+
+	it.each(PATHS)('%s', async (_name, operation, parameters, fault, extra = {}) => {
+		if (fault) sim().addFault({ ...fault, customerId: fault.customerId });
+		for (const continueOnFail of [false, true]) {
+			const run = await (operation === 'list' ? list : quota)(sim(), parameters, { ...extra, continueOnFail });
+			// What the node produced: the run's results (every output item and error, as n8n stores and
+			// shows them) and everything written to the console. Not the engine's execution stack, which
+			// holds the workflow's own parameters as the user typed them, as it does for every node.
+			const produced = [JSON.stringify(run.run.data.resultData), JSON.stringify(run.items), JSON.stringify(run.error ?? null), captured].join('\n');
+			expect(produced.length).toBeGreaterThan(100);
+			expect(produced).not.toContain(PLANTED_MARKER);
+			for (const window of KEY_WINDOWS) expect(produced).not.toContain(window);
+			expect(produced).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----\s*MII/);
+		}
+	});
+});
