@@ -118,7 +118,7 @@ export function toOutput(data: IDataObject): IDataObject {
 	const amount = minorToMajor(quota.value, quota.currency);
 	if (amount === undefined) {
 		throw new ResponseShapeError(
-			`The quota response is not of the documented shape: availableQuota.value ${JSON.stringify(quota.value)} is not a whole number of minor units`,
+			`The quota response is not of the documented shape: availableQuota.value ${JSON.stringify(quota.value)} is not a whole number of minor units that a number can hold exactly (at most 9007199254740991)`,
 			'Contact support quoting this message.',
 		);
 	}

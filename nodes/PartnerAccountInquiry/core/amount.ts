@@ -18,13 +18,14 @@ export function currencyExponent(currency: string): number {
 /**
  * The value in major units as a number (12345 USD cents -> 123.45; 5000 JPY -> 5000). The decimal
  * point is placed in the digit string, so no binary floating-point division is involved.
- * Undefined when the value is not a whole number of minor units.
+ * Undefined when the value is not a whole number of minor units within the safe integer range
+ * (beyond it a number could not hold the amount exactly; `availableQuota` keeps the exact text).
  */
 export function minorToMajor(value: unknown, currency: string): number | undefined {
 	let digits: string;
 	if (typeof value === 'number' && Number.isSafeInteger(value)) {
 		digits = String(value);
-	} else if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) {
+	} else if (typeof value === 'string' && /^-?\d+$/.test(value.trim()) && Number.isSafeInteger(Number(value.trim()))) {
 		digits = value.trim();
 	} else {
 		return undefined;

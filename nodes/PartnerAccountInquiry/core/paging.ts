@@ -88,6 +88,7 @@ function runPool<T>(
 	let width = max;
 	let successesAtWidth = 0;
 	let active = 0;
+	let failed = false;
 	let failure: unknown;
 	const queue = [...pageNumbers];
 	const onRateLimited = () => {
@@ -96,7 +97,7 @@ function runPool<T>(
 	};
 	return new Promise((resolve, reject) => {
 		const pump = () => {
-			if (failure !== undefined) {
+			if (failed) {
 				if (active === 0) reject(failure);
 				return;
 			}
@@ -118,7 +119,8 @@ function runPool<T>(
 							}
 						},
 						(error) => {
-							if (failure === undefined) {
+							if (!failed) {
+								failed = true;
 								failure = error;
 								controller.abort();
 							}

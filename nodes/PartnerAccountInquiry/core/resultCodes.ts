@@ -48,7 +48,7 @@ export function explainResult(result: ApiResult): ResultExplanation {
 	const status = String(result.resultStatus ?? '');
 	const code = String(result.resultCode ?? 'UNKNOWN');
 	const message = String(result.resultMessage ?? '');
-	const info = RESULT_CODES[code];
+	const info = Object.hasOwn(RESULT_CODES, code) ? RESULT_CODES[code] : undefined;
 	const parts: string[] = [];
 	if (info) {
 		parts.push(`${code}: ${info.meaning} What to do: ${info.action}`);

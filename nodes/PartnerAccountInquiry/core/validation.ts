@@ -1,4 +1,5 @@
 import { ValidationError } from './errors';
+import { attempt } from './settle';
 
 /** Spec sections 2.3, 2.5 and 8: every rule, checked before anything is sent. */
 export const SUPPORTED_CURRENCIES = ['USD', 'EUR', 'GBP', 'NZD', 'CAD', 'AUD', 'JPY', 'SGD', 'HKD', 'CNH', 'CNY', 'KRW'] as const;
@@ -55,8 +56,15 @@ const PATTERN_TEXT: Record<string, string> = {
 	bankAccountIBAN: '^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$ (country code, check digits, then up to 30 letters or digits; no spaces)',
 };
 
+/** A value as it appears in a message: JSON where it can be, never a secret, never a crash (BigInt). */
+function display(value: unknown): string {
+	if (typeof value === 'bigint') return `${value}n`;
+	const json = attempt(() => JSON.stringify(value));
+	return json.ok && json.value !== undefined ? json.value : String(value);
+}
+
 function shown(field: string, value: unknown): string {
-	return SECRET_FIELDS.has(field) ? '(value hidden)' : JSON.stringify(value);
+	return SECRET_FIELDS.has(field) ? '(value hidden)' : display(value);
 }
 
 /** Characters as the spec counts them: Unicode code points, not UTF-16 units. */
@@ -105,14 +113,14 @@ function checkEnumList(field: string, value: unknown, allowed: readonly string[]
 		}
 	}
 	if (new Set(value).size !== value.length) {
-		throw new ValidationError(field, 'no duplicates', `${field} lists a value twice: ${JSON.stringify(value)}`);
+		throw new ValidationError(field, 'no duplicates', `${field} lists a value twice: ${display(value)}`);
 	}
 }
 
 function checkInteger(field: string, value: unknown, min: number, max?: number): void {
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
 		const range = max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
-		throw new ValidationError(field, range, `${field} must be ${range}, got ${JSON.stringify(value)}`);
+		throw new ValidationError(field, range, `${field} must be ${range}, got ${display(value)}`);
 	}
 }
 
@@ -133,6 +141,9 @@ export function validateAccessToken(value: string | undefined): void {
 }
 
 export function validateQuotaRequest(request: QuotaRequest): void {
+	if (request.quotaAccumulationMethod === undefined) {
+		throw new ValidationError('quotaAccumulationMethod', 'required', `quotaAccumulationMethod is required: one of ${QUOTA_METHODS.join(', ')}`);
+	}
 	checkEnum('quotaAccumulationMethod', request.quotaAccumulationMethod, QUOTA_METHODS);
 	if (typeof request.quotaAccumulationId !== 'string' || request.quotaAccumulationId.trim() === '') {
 		throw new ValidationError(
@@ -142,7 +153,7 @@ export function validateQuotaRequest(request: QuotaRequest): void {
 		);
 	}
 	if (typeof request.currency !== 'string' || !/^[A-Z]{3}$/.test(request.currency)) {
-		throw new ValidationError('currency', '3-letter ISO 4217 code', `currency ${JSON.stringify(request.currency)} is not a 3-letter upper-case ISO 4217 code such as USD`);
+		throw new ValidationError('currency', '3-letter ISO 4217 code', `currency ${display(request.currency)} is not a 3-letter upper-case ISO 4217 code such as USD`);
 	}
 	if (request.quotaAccumulationMethod === 'BENEFICIARY') {
 		if (request.tradeType === undefined || request.tradeType === '') {
@@ -169,11 +180,8 @@ function describeSubject(method: string): string {
 
 /** The request body with unset filters left out (spec 4 rule 2: an omitted filter does not narrow). */
 export function compactBody<T extends object>(body: T): Partial<T> {
-	const out: Partial<T> = {};
-	for (const [key, value] of Object.entries(body) as Array<[keyof T, T[keyof T]]>) {
-		if (value === undefined || value === null || value === '') continue;
-		if (Array.isArray(value) && value.length === 0) continue;
-		out[key] = value;
-	}
-	return out;
+	// Object.fromEntries defines own properties, so even a "__proto__" key stays a plain field.
+	return Object.fromEntries(
+		Object.entries(body).filter(([, value]) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)),
+	) as Partial<T>;
 }

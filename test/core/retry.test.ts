@@ -1,0 +1,276 @@
+import fc from 'fast-check';
+
+import { backoffDelay, withRetries, type RetryOptions } from '../../nodes/PartnerAccountInquiry/core/retry';
+
+class Retryable extends Error {}
+class Fatal extends Error {}
+
+/** A fake pause that records what it was asked to wait, and resolves at once. */
+function recordingSleep(onSleep?: (ms: number) => void) {
+	const delays: number[] = [];
+	const sleep = async (ms: number) => {
+		delays.push(ms);
+		onSleep?.(ms);
+	};
+	return { delays, sleep };
+}
+
+/** An attempt function that plays a script: an Error is thrown, anything else is returned. */
+function scripted<T>(script: Array<T | Error>) {
+	const calls: number[] = [];
+	const attempt = async (n: number): Promise<T> => {
+		calls.push(n);
+		const step = script[Math.min(calls.length - 1, script.length - 1)];
+		if (step instanceof Error) throw step;
+		return step;
+	};
+	return { calls, attempt };
+}
+
+function options(overrides: Partial<RetryOptions> & Pick<RetryOptions, 'sleep'>): RetryOptions {
+	return {
+		retries: 3,
+		isRetryable: (error) => error instanceof Retryable,
+		baseDelayMs: 100,
+		random: () => 0.5,
+		...overrides,
+	};
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+	try {
+		await promise;
+	} catch (error) {
+		return error;
+	}
+	throw new Error('expected a rejection');
+}
+
+describe('withRetries', () => {
+	it('returns the first success without pausing', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { calls, attempt } = scripted(['ok']);
+		await expect(withRetries(attempt, options({ sleep }))).resolves.toBe('ok');
+		expect(calls).toEqual([0]);
+		expect(delays).toEqual([]);
+	});
+
+	it('retries retryable errors and returns the first success, numbering the attempts from 0', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { calls, attempt } = scripted<string>([new Retryable('1'), new Retryable('2'), 'third time', 'never reached']);
+		await expect(withRetries(attempt, options({ sleep }))).resolves.toBe('third time');
+		expect(calls).toEqual([0, 1, 2]);
+		expect(delays).toHaveLength(2);
+	});
+
+	it('waits backoffDelay(n, base, max, random) before retry n + 1', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { attempt } = scripted<string>([new Retryable('a'), new Retryable('b'), new Retryable('c'), 'done']);
+		const random = () => 0.25;
+		await withRetries(attempt, options({ sleep, random, baseDelayMs: 200, maxDelayMs: 10_000 }));
+		expect(delays).toEqual([0, 1, 2].map((n) => backoffDelay(n, 200, 10_000, random)));
+		// ceilings 200, 400, 800 -> half plus a quarter of the other half
+		expect(delays).toEqual([125, 250, 500]);
+	});
+
+	it('retries at most `retries` times, then throws the last error', async () => {
+		const { delays, sleep } = recordingSleep();
+		const errors = [new Retryable('1'), new Retryable('2'), new Retryable('3'), new Retryable('4'), new Retryable('5')];
+		const { calls, attempt } = scripted(errors);
+		const error = await rejection(withRetries(attempt, options({ sleep, retries: 3 })));
+		expect(error).toBe(errors[3]);
+		expect(calls).toEqual([0, 1, 2, 3]);
+		expect(delays).toEqual([75, 150, 300]);
+	});
+
+	it('with retries 0 makes a single attempt', async () => {
+		const { delays, sleep } = recordingSleep();
+		const failure = new Retryable('once');
+		const { calls, attempt } = scripted([failure, 'unreached']);
+		await expect(withRetries(attempt, options({ sleep, retries: 0 }))).rejects.toBe(failure);
+		expect(calls).toEqual([0]);
+		expect(delays).toEqual([]);
+	});
+
+	it('does not retry an error that is not retryable', async () => {
+		const { delays, sleep } = recordingSleep();
+		const fatal = new Fatal('no');
+		const { calls, attempt } = scripted([fatal, 'unreached']);
+		await expect(withRetries(attempt, options({ sleep }))).rejects.toBe(fatal);
+		expect(calls).toEqual([0]);
+		expect(delays).toEqual([]);
+	});
+
+	it('stops at the first non-retryable error after some retryable ones', async () => {
+		const { delays, sleep } = recordingSleep();
+		const fatal = new Fatal('stop');
+		const { calls, attempt } = scripted<string>([new Retryable('1'), fatal, 'unreached']);
+		await expect(withRetries(attempt, options({ sleep, retries: 5 }))).rejects.toBe(fatal);
+		expect(calls).toEqual([0, 1]);
+		expect(delays).toEqual([75]);
+	});
+
+	it('asks isRetryable about each error, including non-Error values', async () => {
+		const { sleep } = recordingSleep();
+		const seen: unknown[] = [];
+		const { attempt } = scripted<string>([new Retryable('x'), 'ok']);
+		const thrower = async (n: number) => {
+			if (n === 0) throw 'a string';
+			return attempt(n);
+		};
+		await expect(withRetries(thrower, options({ sleep, isRetryable: (e) => (seen.push(e), true) }))).resolves.toBe('ok');
+		expect(seen).toEqual(['a string', expect.any(Retryable)]);
+	});
+
+	it('calls onRetry with the error, the number of the next attempt and the delay', async () => {
+		const { delays, sleep } = recordingSleep();
+		const errors = [new Retryable('1'), new Retryable('2')];
+		const { attempt } = scripted<string>([...errors, 'ok']);
+		const onRetry = jest.fn();
+		await withRetries(attempt, options({ sleep, onRetry }));
+		expect(onRetry.mock.calls).toEqual([
+			[errors[0], 1, delays[0]],
+			[errors[1], 2, delays[1]],
+		]);
+	});
+
+	it('throws the first failure without retrying when the signal is already aborted', async () => {
+		const { delays, sleep } = recordingSleep();
+		const controller = new AbortController();
+		controller.abort();
+		const failure = new Retryable('x');
+		const { calls, attempt } = scripted([failure, 'unreached']);
+		await expect(withRetries(attempt, options({ sleep, signal: controller.signal }))).rejects.toBe(failure);
+		expect(calls).toEqual([0]);
+		expect(delays).toEqual([]);
+	});
+
+	it('makes no further attempt when the signal is aborted during a pause', async () => {
+		const controller = new AbortController();
+		const { delays, sleep } = recordingSleep(() => {
+			if (delays.length === 2) controller.abort();
+		});
+		const errors = [new Retryable('1'), new Retryable('2'), new Retryable('3')];
+		const { calls, attempt } = scripted<string>([...errors, 'unreached']);
+		const error = await rejection(withRetries(attempt, options({ sleep, retries: 10, signal: controller.signal })));
+		expect(error).toBe(errors[1]);
+		expect(calls).toEqual([0, 1]);
+		expect(delays).toHaveLength(2);
+	});
+
+	it('ignores a signal that is never aborted', async () => {
+		const { sleep } = recordingSleep();
+		const { calls, attempt } = scripted<string>([new Retryable('1'), 'ok']);
+		await expect(withRetries(attempt, options({ sleep, signal: new AbortController().signal }))).resolves.toBe('ok');
+		expect(calls).toEqual([0, 1]);
+	});
+
+	it('caps the delay at 30 s by default', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { attempt } = scripted<string>([...Array.from({ length: 8 }, () => new Retryable('x')), 'ok']);
+		await withRetries(attempt, { retries: 8, isRetryable: () => true, sleep, baseDelayMs: 1000, random: () => 0.999999 });
+		expect(delays).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+	});
+
+	it('honours maxDelayMs', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { attempt } = scripted<string>([new Retryable('1'), new Retryable('2'), new Retryable('3'), 'ok']);
+		await withRetries(attempt, options({ sleep, baseDelayMs: 100, maxDelayMs: 250, random: () => 0.999999 }));
+		expect(delays).toEqual([100, 200, 250]);
+	});
+
+	it('uses Math.random when no random is given, within the jitter bounds', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { attempt } = scripted<string>([new Retryable('1'), new Retryable('2'), new Retryable('3'), 'ok']);
+		await withRetries(attempt, { retries: 3, isRetryable: () => true, sleep, baseDelayMs: 1000, maxDelayMs: 3000 });
+		const ceilings = [1000, 2000, 3000];
+		delays.forEach((delay, n) => {
+			expect(delay).toBeGreaterThanOrEqual(ceilings[n] / 2);
+			expect(delay).toBeLessThanOrEqual(ceilings[n]);
+		});
+	});
+
+	it('makes exactly min(failures, retries) + 1 attempts (property)', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.nat({ max: 8 }), fc.nat({ max: 8 }), fc.boolean(), async (failures, retries, fatalAtEnd) => {
+				const { delays, sleep } = recordingSleep();
+				const script: Array<string | Error> = Array.from({ length: failures }, (_, i) => new Retryable(String(i)));
+				script.push(fatalAtEnd ? new Fatal('end') : 'ok');
+				const { calls, attempt } = scripted(script);
+				let result: unknown;
+				try {
+					result = await withRetries(attempt, options({ sleep, retries }));
+				} catch (error) {
+					result = error;
+				}
+				if (failures > retries) {
+					expect(calls).toHaveLength(retries + 1);
+					expect(result).toBe(script[retries]);
+				} else {
+					expect(calls).toHaveLength(failures + 1);
+					expect(result).toBe(fatalAtEnd ? script[failures] : 'ok');
+				}
+				expect(delays).toHaveLength(calls.length - 1);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+describe('backoffDelay', () => {
+	it('grows exponentially from the base', () => {
+		expect([0, 1, 2, 3, 4].map((n) => backoffDelay(n, 100, 1e9, () => 0))).toEqual([50, 100, 200, 400, 800]);
+		expect([0, 1, 2, 3, 4].map((n) => backoffDelay(n, 100, 1e9, () => 0.5))).toEqual([75, 150, 300, 600, 1200]);
+	});
+
+	it('spans half the ceiling to the ceiling as random goes from 0 to 1', () => {
+		expect(backoffDelay(3, 250, 1e9, () => 0)).toBe(1000);
+		expect(backoffDelay(3, 250, 1e9, () => 0.999999)).toBe(2000);
+	});
+
+	it('respects maxDelayMs', () => {
+		expect(backoffDelay(10, 100, 5000, () => 0)).toBe(2500);
+		expect(backoffDelay(10, 100, 5000, () => 0.999999)).toBe(5000);
+		expect(backoffDelay(1000, 100, 5000, () => 0.5)).toBe(3750);
+	});
+
+	it('returns whole milliseconds', () => {
+		expect(backoffDelay(0, 3, 1000, () => 0)).toBe(2);
+		expect(backoffDelay(0, 3, 1000, () => 0.3)).toBe(2);
+	});
+
+	const random01 = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
+
+	it('stays within [ceiling / 2, ceiling] and never exceeds maxDelayMs (property)', () => {
+		fc.assert(
+			fc.property(fc.nat({ max: 60 }), fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 10_000_000 }), random01, (attempt, base, max, r) => {
+				const ceiling = Math.min(max, base * 2 ** attempt);
+				const delay = backoffDelay(attempt, base, max, () => r);
+				expect(Number.isInteger(delay)).toBe(true);
+				expect(delay).toBeGreaterThanOrEqual(ceiling / 2);
+				expect(delay).toBeLessThanOrEqual(ceiling);
+				expect(delay).toBeLessThanOrEqual(max);
+			}),
+			{ numRuns: 5000 },
+		);
+	});
+
+	it('never shrinks from one attempt to the next for the same random (property)', () => {
+		fc.assert(
+			fc.property(fc.nat({ max: 40 }), fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 10_000_000 }), random01, (attempt, base, max, r) => {
+				expect(backoffDelay(attempt + 1, base, max, () => r)).toBeGreaterThanOrEqual(backoffDelay(attempt, base, max, () => r));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it('doubles until the cap (property)', () => {
+		fc.assert(
+			fc.property(fc.nat({ max: 20 }), fc.integer({ min: 2, max: 1000 }).map((b) => b * 2), (attempt, base) => {
+				const max = Number.MAX_SAFE_INTEGER;
+				expect(backoffDelay(attempt + 1, base, max, () => 0)).toBe(2 * backoffDelay(attempt, base, max, () => 0));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
