@@ -84,7 +84,8 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			type: 'string',
 			default: '1',
 			required: true,
-			description: 'The version of the key pair, sent as keyVersion in the Signature header (the developer centre shows it)',
+			description:
+				'The version of the key pair, sent as keyVersion in the Signature header (the developer centre shows it)',
 		},
 	];
 
@@ -114,7 +115,8 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 				properties: {
 					key: 'result.resultCode',
 					value: 'INVALID_CLIENT',
-					message: 'INVALID_CLIENT: the Client ID does not exist or is not valid for this gateway. Check the Client ID and the Gateway.',
+					message:
+						'INVALID_CLIENT: the Client ID does not exist or is not valid for this gateway. Check the Client ID and the Gateway.',
 				},
 			},
 			{
@@ -130,7 +132,8 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 				properties: {
 					key: 'result.resultCode',
 					value: 'INVALID_API',
-					message: 'INVALID_API: the API is not active for this client. Check the Gateway or Base URL, then ask technical support to enable it.',
+					message:
+						'INVALID_API: the API is not active for this client. Check the Gateway or Base URL, then ask technical support to enable it.',
 				},
 			},
 		],

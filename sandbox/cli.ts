@@ -38,7 +38,10 @@ async function main(): Promise<void> {
 	out();
 	out('Press Ctrl+C to stop.');
 	const stop = () => {
-		sim.close().then(() => process.exit(0), () => process.exit(1));
+		sim.close().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);

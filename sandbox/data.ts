@@ -83,10 +83,19 @@ function makeBeneficiaries(prefix: string, count: number, seed: number, names = 
 			relationType,
 			accountName: name,
 			currency,
-			...(assetType === 'BANK_ACCOUNT' ? { bankAccountNo: accountNo, bankName: pick(['HSBC', 'DBS Bank', 'Deutsche Bank', 'MUFG', 'Bank of China']) } : { bankAccountNo: `W${accountNo}` }),
-			...(withIban ? { bankAccountIBAN: `GB${String(10 + (i % 89)).padStart(2, '0')}NWBK${String(60161331926819 + i).slice(0, 14)}` } : {}),
+			...(assetType === 'BANK_ACCOUNT'
+				? { bankAccountNo: accountNo, bankName: pick(['HSBC', 'DBS Bank', 'Deutsche Bank', 'MUFG', 'Bank of China']) }
+				: { bankAccountNo: `W${accountNo}` }),
+			...(withIban
+				? {
+						bankAccountIBAN: `GB${String(10 + (i % 89)).padStart(2, '0')}NWBK${String(60161331926819 + i).slice(0, 14)}`,
+					}
+				: {}),
 			bankCountry: pick(['SG', 'DE', 'GB', 'JP', 'CN', 'US', 'FR']),
-			extendInfo: { createdAt: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString(), tags: i % 5 === 0 ? ['supplier', 'priority'] : ['supplier'] },
+			extendInfo: {
+				createdAt: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString(),
+				tags: i % 5 === 0 ? ['supplier', 'priority'] : ['supplier'],
+			},
 		});
 	}
 	return out;
@@ -97,7 +106,13 @@ export function createCustomers(): Map<string, Customer> {
 	customers.set('', { beneficiaries: makeBeneficiaries('OWN', 12, 11), unsupportedCurrencies: [] });
 	customers.set('CUST_LARGE', { beneficiaries: makeBeneficiaries('LRG', 320, 7), unsupportedCurrencies: [] });
 	customers.set('CUST_SMALL', {
-		beneficiaries: makeBeneficiaries('SML', 5, 3, ['深圳市前海贸易有限公司', 'Zoë Müller GmbH', 'Société Générale Import SARL', '株式会社サクラ物産', 'Acme Trading Ltd']),
+		beneficiaries: makeBeneficiaries('SML', 5, 3, [
+			'深圳市前海贸易有限公司',
+			'Zoë Müller GmbH',
+			'Société Générale Import SARL',
+			'株式会社サクラ物産',
+			'Acme Trading Ltd',
+		]),
 		unsupportedCurrencies: ['KRW'],
 	});
 	customers.set('CUST_EMPTY', { beneficiaries: [], unsupportedCurrencies: [] });
@@ -116,7 +131,11 @@ export const CODE_CUSTOMERS: Record<string, { status: 'F' | 'U'; code: string; m
 	CUST_PROCESS_FAIL: { status: 'F', code: 'PROCESS_FAIL', message: 'General business failure' },
 	CUST_SYSTEM_ERROR: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
 	CUST_UNKNOWN: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' },
-	CUST_RATE_LIMITED: { status: 'U', code: 'REQUEST_TRAFFIC_EXCEED_LIMIT', message: 'Request traffic exceeds the limit' },
+	CUST_RATE_LIMITED: {
+		status: 'U',
+		code: 'REQUEST_TRAFFIC_EXCEED_LIMIT',
+		message: 'Request traffic exceeds the limit',
+	},
 	CUST_PARAM_ILLEGAL: { status: 'F', code: 'PARAM_ILLEGAL', message: 'Illegal parameter: customerId' },
 };
 
@@ -126,7 +145,10 @@ export interface QuotaRecord {
 	currency: string;
 }
 
-export const QUOTAS: Record<string, Record<string, QuotaRecord | { code: string; status: 'F' | 'U'; message: string }>> = {
+export const QUOTAS: Record<
+	string,
+	Record<string, QuotaRecord | { code: string; status: 'F' | 'U'; message: string }>
+> = {
 	USER_ID: {
 		'U-1001': { value: '1250000', currency: 'USD' },
 		'U-1002': { value: '0', currency: 'USD' },

@@ -67,7 +67,11 @@ class InMemoryCredentialsHelper extends ICredentialsHelper {
 	isCredentialUsableByNode(): boolean {
 		return true;
 	}
-	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		options: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const { authenticate } = this.type;
 		if (typeName !== this.type.name || typeof authenticate !== 'function') return options;
 		return await authenticate(credentials, options);
@@ -151,7 +155,15 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		},
 	];
 	const connections = { Start: { main: [[{ node: 'Partner Account Inquiry', type: 'main' as const, index: 0 }]] } };
-	const workflow = new Workflow({ id: 'wf', name: 'test', nodes, connections, active: false, nodeTypes, settings: { executionOrder: 'v1' } });
+	const workflow = new Workflow({
+		id: 'wf',
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
 	const workflowData = { id: 'wf', name: 'test', nodes, connections } as unknown as IWorkflowBase;
 	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', workflowData);
 	const base = 'http://localhost:5678';

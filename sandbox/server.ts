@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { CODE_CUSTOMERS, createCustomers, QUOTAS, type Beneficiary, type Customer } from './data';
 
 /** sandbox/keys, whether this runs from the sources (ts-jest) or compiled into .dev-dist/. */
-export const SANDBOX_KEYS_DIR = [join(__dirname, 'keys'), join(__dirname, '..', '..', 'sandbox', 'keys')].find((dir) => existsSync(dir)) as string;
+export const SANDBOX_KEYS_DIR = [join(__dirname, 'keys'), join(__dirname, '..', '..', 'sandbox', 'keys')].find((dir) =>
+	existsSync(dir),
+) as string;
 export const SANDBOX_CLIENT_ID = 'SANDBOX_CLIENT_0001';
 export const SANDBOX_KEY_VERSION = '1';
 export const LIST_PATH = '/amsin/api/v1/business/account/inquiryBeneficiaryList';
@@ -164,12 +166,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		};
 		let body = JSON.stringify(payload);
 		if (fault === 'malformedJson') body = body.slice(0, Math.floor(body.length / 2));
-		const responseTime = new Date(Math.floor(Date.now() / 1000) * 1000 + 8 * 3_600_000).toISOString().replace('.000Z', '+08:00');
+		const responseTime = new Date(Math.floor(Date.now() / 1000) * 1000 + 8 * 3_600_000)
+			.toISOString()
+			.replace('.000Z', '+08:00');
 		// The gateway answers the client that called, as that client: it echoes Client-Id and signs over it.
 		const echoed = typeof req.headers['client-id'] === 'string' ? req.headers['client-id'] : clientId;
-		const content = Buffer.concat([Buffer.from(`${req.method} ${path}\n${echoed}.${responseTime}.`, 'utf8'), Buffer.from(body, 'utf8')]);
+		const content = Buffer.concat([
+			Buffer.from(`${req.method} ${path}\n${echoed}.${responseTime}.`, 'utf8'),
+			Buffer.from(body, 'utf8'),
+		]);
 		const signature = sign('sha256', content, fault === 'wrongKey' ? wrongKey : gatewayKey);
-		if (fault === 'alterBody') body = body.replace(/"value":"?(\d)/, (m, d) => m.replace(d, String((Number(d) + 1) % 10)));
+		if (fault === 'alterBody')
+			body = body.replace(/"value":"?(\d)/, (m, d) => m.replace(d, String((Number(d) + 1) % 10)));
 		if (fault === 'alterBody' && !/"value"/.test(body)) body = body.replace('"resultMessage":"', '"resultMessage":"!');
 		const headers: Record<string, string> = {
 			'content-type': 'application/json; charset=UTF-8',
@@ -186,11 +194,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	function verifyRequest(req: IncomingMessage, path: string, raw: Buffer): Answer | undefined {
 		const contentType = String(req.headers['content-type'] ?? '');
 		if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(contentType)) {
-			return { status: 'F', code: 'PARAM_ILLEGAL', message: `Content-Type must be application/json; charset=UTF-8, got "${contentType}"` };
+			return {
+				status: 'F',
+				code: 'PARAM_ILLEGAL',
+				message: `Content-Type must be application/json; charset=UTF-8, got "${contentType}"`,
+			};
 		}
-		if (req.headers['client-id'] !== clientId) return { status: 'F', code: 'INVALID_CLIENT', message: 'Client-Id does not exist or is invalid' };
+		if (req.headers['client-id'] !== clientId)
+			return { status: 'F', code: 'INVALID_CLIENT', message: 'Client-Id does not exist or is invalid' };
 		const requestTime = String(req.headers['request-time'] ?? '');
-		if (!ISO_TIME.test(requestTime)) return { status: 'F', code: 'PARAM_ILLEGAL', message: `Request-Time "${requestTime}" is not ISO 8601 with a zone` };
+		if (!ISO_TIME.test(requestTime))
+			return {
+				status: 'F',
+				code: 'PARAM_ILLEGAL',
+				message: `Request-Time "${requestTime}" is not ISO 8601 with a zone`,
+			};
 		const header = String(req.headers.signature ?? '');
 		const attrs = new Map<string, string>();
 		for (const part of header.split(',')) {
@@ -201,15 +219,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { status: 'F', code: 'INVALID_SIGNATURE', message: 'Signature header is missing or malformed' };
 		}
 		if (attrs.get('keyVersion') !== keyVersion) {
-			return { status: 'F', code: 'INVALID_SIGNATURE', message: `keyVersion ${attrs.get('keyVersion')} is not registered` };
+			return {
+				status: 'F',
+				code: 'INVALID_SIGNATURE',
+				message: `keyVersion ${attrs.get('keyVersion')} is not registered`,
+			};
 		}
 		const signature = Buffer.from(decodeURIComponent(attrs.get('signature') as string), 'base64');
 		const content = Buffer.concat([Buffer.from(`POST ${path}\n${clientId}.${requestTime}.`, 'utf8'), raw]);
-		if (!verify('sha256', content, partnerKey, signature)) return { status: 'F', code: 'INVALID_SIGNATURE', message: 'Signature is invalid' };
+		if (!verify('sha256', content, partnerKey, signature))
+			return { status: 'F', code: 'INVALID_SIGNATURE', message: 'Signature is invalid' };
 		return undefined;
 	}
 
-	function listBeneficiaries(req: IncomingMessage, body: Record<string, unknown>): { answer: Answer; fault?: FaultKind } {
+	function listBeneficiaries(
+		req: IncomingMessage,
+		body: Record<string, unknown>,
+	): { answer: Answer; fault?: FaultKind } {
 		const customerId = String(req.headers['connected-customerid'] ?? body.customerId ?? '');
 		const { pageSize, pageNumber } = body;
 		if (!Number.isInteger(pageSize) || (pageSize as number) < 1 || (pageSize as number) > PAGE_SIZE_LIMIT) {
@@ -221,11 +247,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		const fault = takeFault('list', customerId, pageNumber as number);
 		const faultAnswer = fault === 'answer' ? lastRule?.answer : faultResult(fault);
 		if (faultAnswer) return { answer: faultAnswer, fault };
-		if (body.accessToken === 'expired-token') return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
+		if (body.accessToken === 'expired-token')
+			return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		const coded = CODE_CUSTOMERS[customerId];
 		if (coded) return { answer: { status: coded.status, code: coded.code, message: coded.message } };
 		const customer = customers.get(customerId);
-		if (!customer) return { answer: { status: 'F', code: 'USER_NOT_EXIST', message: `User ${customerId} does not exist` } };
+		if (!customer)
+			return { answer: { status: 'F', code: 'USER_NOT_EXIST', message: `User ${customerId} does not exist` } };
 		const illegal = checkFilters(body, customer);
 		if (illegal) return { answer: illegal };
 		const filtered = FILTER_FIELDS.some((field) => body[field] !== undefined);
@@ -264,14 +292,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'quotaAccumulationMethod is illegal' } };
 		}
 		if (!id) return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'quotaAccumulationId is required' } };
-		if (!/^[A-Z]{3}$/.test(currency)) return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'currency is illegal' } };
-		if (method === 'BENEFICIARY' ? !['GOODS', 'SERVICE'].includes(String(body.tradeType)) : body.tradeType !== undefined) {
-			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'tradeType is illegal for this quotaAccumulationMethod' } };
+		if (!/^[A-Z]{3}$/.test(currency))
+			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'currency is illegal' } };
+		if (
+			method === 'BENEFICIARY' ? !['GOODS', 'SERVICE'].includes(String(body.tradeType)) : body.tradeType !== undefined
+		) {
+			return {
+				answer: {
+					status: 'F',
+					code: 'PARAM_ILLEGAL',
+					message: 'tradeType is illegal for this quotaAccumulationMethod',
+				},
+			};
 		}
 		const fault = takeFault('quota', String(req.headers['connected-accountid'] ?? ''));
 		const faultAnswer = fault === 'answer' ? lastRule?.answer : faultResult(fault);
 		if (faultAnswer) return { answer: faultAnswer, fault };
-		if (req.headers['access-token'] === 'expired-token') return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
+		if (req.headers['access-token'] === 'expired-token')
+			return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		if (req.headers['connected-accountid'] === 'ACC_MISSING') {
 			return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'Connected account does not exist' } };
 		}
@@ -279,7 +317,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (!record) return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: `No ${method} ${id}` } };
 		if ('code' in record) return { answer: { status: record.status, code: record.code, message: record.message } };
 		if (record.currency !== currency) {
-			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: `${id} holds quota in ${record.currency}, not ${currency}` } };
+			return {
+				answer: {
+					status: 'F',
+					code: 'PARAM_ILLEGAL',
+					message: `${id} holds quota in ${record.currency}, not ${currency}`,
+				},
+			};
 		}
 		return {
 			answer: {
@@ -309,7 +353,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		sim.peakInFlight = Math.max(sim.peakInFlight, inFlight);
 		try {
 			if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
-			const operation = url.pathname === `${basePath}${LIST_PATH}` ? 'list' : url.pathname === `${basePath}${QUOTA_PATH}` ? 'quota' : undefined;
+			const operation =
+				url.pathname === `${basePath}${LIST_PATH}`
+					? 'list'
+					: url.pathname === `${basePath}${QUOTA_PATH}`
+						? 'quota'
+						: undefined;
 			let result: { answer: Answer; fault?: FaultKind };
 			if (req.method !== 'POST') {
 				result = { answer: { status: 'F', code: 'METHOD_NOT_SUPPORTED', message: `${req.method} is not supported` } };
@@ -324,7 +373,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 					body = undefined;
 				}
 				if (rejected) result = { answer: rejected };
-				else if (!body || typeof body !== 'object' || Array.isArray(body)) result = { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'Body is not a JSON object' } };
+				else if (!body || typeof body !== 'object' || Array.isArray(body))
+					result = { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'Body is not a JSON object' } };
 				else if (operation === 'list') result = listBeneficiaries(req, body as Record<string, unknown>);
 				else result = availableQuota(req, body as Record<string, unknown>);
 			}
@@ -355,8 +405,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 }
 
 function faultResult(fault: FaultKind | undefined): Answer | undefined {
-	if (fault === 'rateLimit') return { status: 'U', code: 'REQUEST_TRAFFIC_EXCEED_LIMIT', message: 'Request traffic exceeds the limit' };
-	if (fault === 'unknownException') return { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' };
+	if (fault === 'rateLimit')
+		return { status: 'U', code: 'REQUEST_TRAFFIC_EXCEED_LIMIT', message: 'Request traffic exceeds the limit' };
+	if (fault === 'unknownException')
+		return { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' };
 	return undefined;
 }
 
@@ -386,7 +438,8 @@ function checkFilters(body: Record<string, unknown>, customer: Customer): Answer
 	if (list !== undefined) {
 		if (!Array.isArray(list)) return { status: 'F', code: 'PARAM_ILLEGAL', message: 'currencyList must be an array' };
 		const bad = list.find((c) => customer.unsupportedCurrencies.includes(String(c)));
-		if (bad) return { status: 'F', code: 'UN_SUPPORT_BUSINESS', message: `Currency ${bad} is not supported for this account` };
+		if (bad)
+			return { status: 'F', code: 'UN_SUPPORT_BUSINESS', message: `Currency ${bad} is not supported for this account` };
 	}
 	if (body.assetType !== undefined && !['BANK_ACCOUNT', 'WALLET_ACCOUNT'].includes(String(body.assetType))) {
 		return { status: 'F', code: 'PARAM_ILLEGAL', message: 'assetType is illegal' };
@@ -397,19 +450,39 @@ function checkFilters(body: Record<string, unknown>, customer: Customer): Answer
 	return undefined;
 }
 
-const FILTER_FIELDS = ['beneficiaryToken', 'beneficiaryNick', 'referenceBeneficiaryId', 'bankAccountNo', 'bankAccountIBAN', 'currencyList', 'assetType', 'relationFilter', 'accountName'];
+const FILTER_FIELDS = [
+	'beneficiaryToken',
+	'beneficiaryNick',
+	'referenceBeneficiaryId',
+	'bankAccountNo',
+	'bankAccountIBAN',
+	'currencyList',
+	'assetType',
+	'relationFilter',
+	'accountName',
+];
 
 function fold(text: string): string {
 	return text.normalize('NFKC').toLowerCase();
 }
 
 function matchesFilters(b: Beneficiary, body: Record<string, unknown>): boolean {
-	for (const field of ['beneficiaryToken', 'beneficiaryNick', 'referenceBeneficiaryId', 'bankAccountNo', 'bankAccountIBAN'] as const) {
+	for (const field of [
+		'beneficiaryToken',
+		'beneficiaryNick',
+		'referenceBeneficiaryId',
+		'bankAccountNo',
+		'bankAccountIBAN',
+	] as const) {
 		if (body[field] !== undefined && b[field] !== body[field]) return false;
 	}
 	if (Array.isArray(body.currencyList) && !body.currencyList.includes(b.currency)) return false;
 	if (body.assetType !== undefined && b.assetType !== body.assetType) return false;
-	if (Array.isArray(body.relationFilter) && !body.relationFilter.some((r) => fold(b.relationType).includes(fold(String(r))))) return false;
+	if (
+		Array.isArray(body.relationFilter) &&
+		!body.relationFilter.some((r) => fold(b.relationType).includes(fold(String(r))))
+	)
+		return false;
 	if (body.accountName !== undefined && !fold(b.accountName).includes(fold(String(body.accountName)))) return false;
 	return true;
 }

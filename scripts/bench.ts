@@ -32,7 +32,9 @@ const ROUNDS = 2;
 const out = (text = '') => process.stdout.write(`${text}\n`);
 
 async function startSimulatorProcess(latency: number): Promise<{ url: string; child: ChildProcess }> {
-	const child = fork(join(__dirname, '..', 'sandbox', 'cli.js'), ['--port', '0', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+	const child = fork(join(__dirname, '..', 'sandbox', 'cli.js'), ['--port', '0', '--latency', String(latency)], {
+		stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+	});
 	const url = await new Promise<string>((resolve, reject) => {
 		let text = '';
 		child.stdout?.on('data', (chunk: Buffer) => {
@@ -64,7 +66,11 @@ async function listAll(url: string, pageConcurrency: number | undefined): Promis
 	}, 10);
 	const started = performance.now();
 	const run = await runNode({
-		parameters: { operation: 'listBeneficiaries', returnAll: true, options: { customerId: 'CUST_BENCH', ...(pageConcurrency ? { pageConcurrency } : {}) } },
+		parameters: {
+			operation: 'listBeneficiaries',
+			returnAll: true,
+			options: { customerId: 'CUST_BENCH', ...(pageConcurrency ? { pageConcurrency } : {}) },
+		},
 		credentials: sandboxCredentials(url),
 	});
 	const ms = performance.now() - started;
@@ -106,9 +112,20 @@ function requestCpu(): { raw: number; ours: number; forge: number } {
 	const clientId = 'SANDBOX_CLIENT_0001';
 	const time = '2026-11-22T10:00:00+08:00';
 	const page = (createCustomers().get('CUST_LARGE')?.beneficiaries ?? []).slice(0, 50);
-	const responseBody = JSON.stringify({ result: { resultStatus: 'S', resultCode: 'SUCCESS', resultMessage: 'success' }, responseId: 'R1', beneficiaries: page, totalCount: 320, totalPageNumber: 7, currentPageNumber: 1 });
+	const responseBody = JSON.stringify({
+		result: { resultStatus: 'S', resultCode: 'SUCCESS', resultMessage: 'success' },
+		responseId: 'R1',
+		beneficiaries: page,
+		totalCount: 320,
+		totalPageNumber: 7,
+		currentPageNumber: 1,
+	});
 	const responseContent = buildStringToSign({ method: 'POST', uri, clientId, time, body: responseBody });
-	const responseHeaders = { signature: formatSignatureHeader('1', sign('sha256', responseContent, createPrivateKey(gatewayPem))), 'response-time': time, 'client-id': clientId };
+	const responseHeaders = {
+		signature: formatSignatureHeader('1', sign('sha256', responseContent, createPrivateKey(gatewayPem))),
+		'response-time': time,
+		'client-id': clientId,
+	};
 	const responseBytes = Buffer.from(responseBody);
 	const request = { customerId: undefined, pageSize: 50, pageNumber: 2, currencyList: ['USD', 'EUR'] };
 
@@ -117,7 +134,14 @@ function requestCpu(): { raw: number; ours: number; forge: number } {
 		const body = Buffer.from(JSON.stringify(request), 'utf8');
 		const content = buildStringToSign({ method: 'POST', uri, clientId, time, body });
 		formatSignatureHeader('1', signContent(privateKeyFrom(privatePem), content));
-		verifyResponse({ method: 'POST', uri, clientId, headers: responseHeaders, body: responseBytes, publicKey: publicKeyFrom(gatewayPublicPem) });
+		verifyResponse({
+			method: 'POST',
+			uri,
+			clientId,
+			headers: responseHeaders,
+			body: responseBytes,
+			publicKey: publicKeyFrom(gatewayPublicPem),
+		});
 		JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(responseBytes));
 	};
 
@@ -132,7 +156,8 @@ function requestCpu(): { raw: number; ours: number; forge: number } {
 		const parsed = parseSignatureHeader(responseHeaders.signature);
 		const check = forge.md.sha256.create();
 		check.update(responseContent.toString('binary'));
-		if (!forgePublic.verify(check.digest().bytes(), parsed.signature.toString('binary'))) throw new Error('forge verify failed');
+		if (!forgePublic.verify(check.digest().bytes(), parsed.signature.toString('binary')))
+			throw new Error('forge verify failed');
 		JSON.parse(responseBytes.toString('utf8'));
 	};
 	const [raw, ours, forgeCpu] = cpuPerCall([
@@ -145,7 +170,9 @@ function requestCpu(): { raw: number; ours: number; forge: number } {
 
 async function main(): Promise<void> {
 	const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
-	out(`# Benchmark: ${cpuModel}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+	out(
+		`# Benchmark: ${cpuModel}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+	);
 	out();
 	const { url, child } = await startSimulatorProcess(LATENCY_MS);
 	let sequential: ListingRun;
@@ -169,14 +196,20 @@ async function main(): Promise<void> {
 	const c = 4;
 	const ideal = LATENCY_MS * (1 + Math.ceil((PAGES - 1) / c));
 	const exact = runsDone.every((r) => r.items === PAGES * PAGE_SIZE && r.distinct === PAGES * PAGE_SIZE);
-	out(`## Return All: ${PAGES} pages, ${PAGES * PAGE_SIZE} beneficiaries, ${LATENCY_MS} ms gateway latency (n8n engine, simulator in its own process)`);
+	out(
+		`## Return All: ${PAGES} pages, ${PAGES * PAGE_SIZE} beneficiaries, ${LATENCY_MS} ms gateway latency (n8n engine, simulator in its own process)`,
+	);
 	out();
 	out(`Best of ${ROUNDS} alternating runs each; every one of the ${runsDone.length} runs is checked for exactly-once.`);
 	out();
 	out('| run | wall time | items | distinct | peak RSS | peak heap |');
 	out('|---|---|---|---|---|---|');
-	out(`| sequential (concurrency 1) | ${sequential.ms.toFixed(0)} ms | ${sequential.items} | ${sequential.distinct} | ${sequential.peakRssMb.toFixed(0)} MiB | ${sequential.peakHeapMb.toFixed(0)} MiB |`);
-	out(`| default (concurrency ${c}) | ${parallel.ms.toFixed(0)} ms | ${parallel.items} | ${parallel.distinct} | ${parallel.peakRssMb.toFixed(0)} MiB | ${parallel.peakHeapMb.toFixed(0)} MiB |`);
+	out(
+		`| sequential (concurrency 1) | ${sequential.ms.toFixed(0)} ms | ${sequential.items} | ${sequential.distinct} | ${sequential.peakRssMb.toFixed(0)} MiB | ${sequential.peakHeapMb.toFixed(0)} MiB |`,
+	);
+	out(
+		`| default (concurrency ${c}) | ${parallel.ms.toFixed(0)} ms | ${parallel.items} | ${parallel.distinct} | ${parallel.peakRssMb.toFixed(0)} MiB | ${parallel.peakHeapMb.toFixed(0)} MiB |`,
+	);
 	out(`| ideal bound L*(1+ceil((P-1)/c)) | ${ideal} ms | | | | |`);
 	out();
 	const ratio = parallel.ms / sequential.ms;

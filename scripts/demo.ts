@@ -35,21 +35,27 @@ async function run(sim: Simulator, title: string, parameters: INodeParameters): 
 		out(`  FAILED: ${result.error?.message ?? result.status}`);
 		return [];
 	}
-	out(`  ${result.json.length} item(s), ${requests} signed request(s), every response verified, ${Date.now() - started} ms`);
+	out(
+		`  ${result.json.length} item(s), ${requests} signed request(s), every response verified, ${Date.now() - started} ms`,
+	);
 	return result.json;
 }
 
 /** Terminal columns: CJK and other wide characters take two. */
 function width(text: string): number {
 	let n = 0;
-	for (const ch of text) n += /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/.test(ch) ? 2 : 1;
+	for (const ch of text)
+		n += /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/.test(ch)
+			? 2
+			: 1;
 	return n;
 }
 
 function table(rows: IDataObject[], columns: string[], max = 5): void {
 	const shown = rows.slice(0, max).map((row) => columns.map((c) => String(row[c] ?? '')));
 	const widths = columns.map((c, i) => Math.max(c.length, ...shown.map((r) => width(r[i]))));
-	const line = (cells: string[]) => `  | ${cells.map((cell, i) => cell + ' '.repeat(widths[i] - width(cell))).join(' | ')} |`;
+	const line = (cells: string[]) =>
+		`  | ${cells.map((cell, i) => cell + ' '.repeat(widths[i] - width(cell))).join(' | ')} |`;
 	out(line(columns));
 	out(`  |${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 	for (const r of shown) out(line(r));
@@ -89,15 +95,28 @@ async function main(): Promise<void> {
 
 		const quotas: IDataObject[] = [];
 		for (const [title, parameters] of [
-			['Quota by user ID U-1001 (USD)', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' }],
-			['Quota by beneficiary B-4001, trade type GOODS (USD)', { quotaAccumulationMethod: 'BENEFICIARY', quotaAccumulationId: 'B-4001', currency: 'USD', tradeType: 'GOODS' }],
-			['Quota by receiving account RA-JPY (JPY, no minor unit)', { quotaAccumulationMethod: 'RECEIVING_ACCOUNT', quotaAccumulationId: 'RA-JPY', currency: 'JPY' }],
+			[
+				'Quota by user ID U-1001 (USD)',
+				{ quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' },
+			],
+			[
+				'Quota by beneficiary B-4001, trade type GOODS (USD)',
+				{ quotaAccumulationMethod: 'BENEFICIARY', quotaAccumulationId: 'B-4001', currency: 'USD', tradeType: 'GOODS' },
+			],
+			[
+				'Quota by receiving account RA-JPY (JPY, no minor unit)',
+				{ quotaAccumulationMethod: 'RECEIVING_ACCOUNT', quotaAccumulationId: 'RA-JPY', currency: 'JPY' },
+			],
 		] as const) {
 			quotas.push(...(await run(sim, title, { operation: 'getAvailableQuota', ...parameters })));
 		}
 		out('\n## Available quota');
 		table(
-			quotas.map((q) => ({ ...q, currency: (q.availableQuota as IDataObject)?.currency, value: (q.availableQuota as IDataObject)?.value })),
+			quotas.map((q) => ({
+				...q,
+				currency: (q.availableQuota as IDataObject)?.currency,
+				value: (q.availableQuota as IDataObject)?.value,
+			})),
 			['quotaAccumulationMethod', 'quotaAccumulationId', 'tradeType', 'currency', 'value', 'availableQuotaAmount'],
 		);
 	} finally {

@@ -12,8 +12,10 @@ export class PartnerAccountInquiry implements INodeType {
 		icon: { light: 'file:partnerAccountInquiry.svg', dark: 'file:partnerAccountInquiry.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ {"listBeneficiaries": "List Beneficiaries", "getAvailableQuota": "Get Available Quota"}[$parameter["operation"]] }}',
-		description: 'List the beneficiaries bound to an account and check the available FX settlement quota, with signed requests and verified responses',
+		subtitle:
+			'={{ {"listBeneficiaries": "List Beneficiaries", "getAvailableQuota": "Get Available Quota"}[$parameter["operation"]] }}',
+		description:
+			'List the beneficiaries bound to an account and check the available FX settlement quota, with signed requests and verified responses',
 		defaults: { name: 'Partner Account Inquiry' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -194,9 +194,13 @@ describe('minorToMajor', () => {
 
 		it('for every exponent-2 currency and small integers: the same as USD', () => {
 			fc.assert(
-				fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.constantFrom('EUR', 'GBP', 'CNY', 'HKD', 'SGD', 'AUD', 'CAD', 'NZD', 'CNH', 'usd'), (v, currency) => {
-					expect(minorToMajor(String(v), currency)).toBe(Number((v / 100).toFixed(2)));
-				}),
+				fc.property(
+					fc.integer({ min: -1e9, max: 1e9 }),
+					fc.constantFrom('EUR', 'GBP', 'CNY', 'HKD', 'SGD', 'AUD', 'CAD', 'NZD', 'CNH', 'usd'),
+					(v, currency) => {
+						expect(minorToMajor(String(v), currency)).toBe(Number((v / 100).toFixed(2)));
+					},
+				),
 				{ numRuns: 2000 },
 			);
 		});

@@ -1,13 +1,21 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only tests */
 import fc from 'fast-check';
 
-import { ListingChangedError, planPages, readListing, type Page, type ReadListingOptions } from '../../nodes/PartnerAccountInquiry/core/paging';
+import {
+	ListingChangedError,
+	planPages,
+	readListing,
+	type Page,
+	type ReadListingOptions,
+} from '../../nodes/PartnerAccountInquiry/core/paging';
+import { rejection } from '../fixtures/async';
 
 interface Item {
 	id: string;
 }
 
-const items = (count: number, prefix = 'b'): Item[] => Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}` }));
+const items = (count: number, prefix = 'b'): Item[] =>
+	Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}` }));
 const keyOf = (item: Item) => item.id;
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -91,7 +99,11 @@ function fakeGateway(options: FakeOptions) {
 	return { fetchPage, log };
 }
 
-function readWith(gateway: ReturnType<typeof fakeGateway>, pageSize: number, extra: Partial<ReadListingOptions<Item>> = {}) {
+function readWith(
+	gateway: ReturnType<typeof fakeGateway>,
+	pageSize: number,
+	extra: Partial<ReadListingOptions<Item>> = {},
+) {
 	const sleeps: number[] = [];
 	const promise = readListing<Item>({
 		fetchPage: gateway.fetchPage,
@@ -106,15 +118,6 @@ function readWith(gateway: ReturnType<typeof fakeGateway>, pageSize: number, ext
 		...extra,
 	});
 	return { promise, sleeps };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-	try {
-		await promise;
-	} catch (error) {
-		return error;
-	}
-	throw new Error('expected a rejection');
 }
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
@@ -143,14 +146,19 @@ describe('planPages', () => {
 
 	it('covers exactly min(limit, total) items (property)', () => {
 		fc.assert(
-			fc.property(fc.nat({ max: 10_000 }), fc.integer({ min: 1, max: 50 }), fc.option(fc.nat({ max: 20_000 }), { nil: undefined }), (total, size, limit) => {
-				const pages = Math.ceil(total / size);
-				const planned = planPages(total, pages, size, limit);
-				const wanted = limit === undefined ? total : Math.min(limit, total);
-				expect(planned * size).toBeGreaterThanOrEqual(wanted);
-				expect(planned).toBeLessThanOrEqual(pages);
-				if (planned > 0) expect((planned - 1) * size).toBeLessThan(wanted);
-			}),
+			fc.property(
+				fc.nat({ max: 10_000 }),
+				fc.integer({ min: 1, max: 50 }),
+				fc.option(fc.nat({ max: 20_000 }), { nil: undefined }),
+				(total, size, limit) => {
+					const pages = Math.ceil(total / size);
+					const planned = planPages(total, pages, size, limit);
+					const wanted = limit === undefined ? total : Math.min(limit, total);
+					expect(planned * size).toBeGreaterThanOrEqual(wanted);
+					expect(planned).toBeLessThanOrEqual(pages);
+					if (planned > 0) expect((planned - 1) * size).toBeLessThan(wanted);
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});
@@ -216,7 +224,12 @@ describe('readListing', () => {
 				fc.constantFrom(0, 1),
 				async (n, size, concurrency, limit, delays, emptyPages) => {
 					const all = items(n);
-					const gateway = fakeGateway({ pageSize: size, listing: () => all, delayMs: (_p, call) => delays[call % delays.length], emptyPages });
+					const gateway = fakeGateway({
+						pageSize: size,
+						listing: () => all,
+						delayMs: (_p, call) => delays[call % delays.length],
+						emptyPages,
+					});
 					const { items: got, stats } = await readWith(gateway, size, { concurrency, limit }).promise;
 					const wanted = limit === undefined ? n : Math.min(limit, n);
 					expect(got).toEqual(all.slice(0, wanted));
@@ -238,7 +251,11 @@ describe('readListing', () => {
 	describe('concurrency', () => {
 		it.each([1, 2, 4, 7])('never has more than %i pages in flight, and uses the width it has', async (concurrency) => {
 			const all = items(200);
-			const gateway = fakeGateway({ pageSize: 5, listing: () => all, delayMs: (page, call) => 1 + ((page * 7 + call) % 4) });
+			const gateway = fakeGateway({
+				pageSize: 5,
+				listing: () => all,
+				delayMs: (page, call) => 1 + ((page * 7 + call) % 4),
+			});
 			const { items: got, stats } = await readWith(gateway, 5, { concurrency }).promise;
 			expect(got).toEqual(all);
 			expect(gateway.log.peakInFlight).toBe(concurrency);
@@ -410,7 +427,11 @@ describe('readListing', () => {
 		it('retries a rate-limited page 1', async () => {
 			const all = items(8);
 			let refused = 0;
-			const gateway = fakeGateway({ pageSize: 4, listing: () => all, fail: (page) => (page === 1 && refused++ < 2 ? new RateLimited() : undefined) });
+			const gateway = fakeGateway({
+				pageSize: 4,
+				listing: () => all,
+				fail: (page) => (page === 1 && refused++ < 2 ? new RateLimited() : undefined),
+			});
 			const { promise, sleeps } = readWith(gateway, 4);
 			const { items: got, stats } = await promise;
 			expect(got).toEqual(all);
@@ -422,7 +443,11 @@ describe('readListing', () => {
 		it('gives up after rateLimitRetries and passes the rate-limit error on', async () => {
 			const all = items(20);
 			const marker = new RateLimited();
-			const gateway = fakeGateway({ pageSize: 5, listing: () => all, fail: (page) => (page === 3 ? marker : undefined) });
+			const gateway = fakeGateway({
+				pageSize: 5,
+				listing: () => all,
+				fail: (page) => (page === 3 ? marker : undefined),
+			});
 			const { promise, sleeps } = readWith(gateway, 5, { concurrency: 1, rateLimitRetries: 2 });
 			expect(await rejection(promise)).toBe(marker);
 			expect(gateway.log.calls.filter((p) => p === 3)).toHaveLength(3);
@@ -497,7 +522,11 @@ describe('readListing', () => {
 
 		it('refuses a page 1 whose page count does not fit its total', async () => {
 			const all = items(10);
-			const gateway = fakeGateway({ pageSize: 3, listing: () => all, mutate: (page) => ({ ...page, totalPageNumber: 3 }) });
+			const gateway = fakeGateway({
+				pageSize: 3,
+				listing: () => all,
+				mutate: (page) => ({ ...page, totalPageNumber: 3 }),
+			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
 			expect(error.message).toContain('page 1 reports 10 beneficiaries in 3 pages, but 10 at 3 a page make 4');
@@ -507,7 +536,11 @@ describe('readListing', () => {
 
 		it('refuses a page that comes back with another page number', async () => {
 			const all = items(10);
-			const gateway = fakeGateway({ pageSize: 3, listing: () => all, mutate: (page, n) => (n === 3 ? { ...page, currentPageNumber: 2 } : page) });
+			const gateway = fakeGateway({
+				pageSize: 3,
+				listing: () => all,
+				mutate: (page, n) => (n === 3 ? { ...page, currentPageNumber: 2 } : page),
+			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
 			expect(error.message).toContain('page 3 was asked for but page 2 came back');
@@ -515,14 +548,19 @@ describe('readListing', () => {
 
 		it('refuses a page with too few items', async () => {
 			const all = items(10);
-			const gateway = fakeGateway({ pageSize: 3, listing: () => all, mutate: (page, n) => (n === 2 ? { ...page, items: page.items.slice(1) } : page) });
+			const gateway = fakeGateway({
+				pageSize: 3,
+				listing: () => all,
+				mutate: (page, n) => (n === 2 ? { ...page, items: page.items.slice(1) } : page),
+			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
 			expect(error.message).toContain('page 2 holds 2 beneficiaries where 3 were due');
 		});
 
 		/** Page 2 starts one item early, as when an item was deleted between two reads. */
-		const shifted = (all: Item[]) => (page: Page<Item>, n: number) => (n === 2 ? { ...page, items: all.slice(2, 5) } : page);
+		const shifted = (all: Item[]) => (page: Page<Item>, n: number) =>
+			n === 2 ? { ...page, items: all.slice(2, 5) } : page;
 
 		it('detects the same item on two pages', async () => {
 			const all = items(9);
@@ -535,7 +573,11 @@ describe('readListing', () => {
 
 		it('detects the same item twice on one page', async () => {
 			const all = items(6);
-			const gateway = fakeGateway({ pageSize: 3, listing: () => all, mutate: (page, n) => (n === 2 ? { ...page, items: [page.items[0], page.items[0], page.items[2]] } : page) });
+			const gateway = fakeGateway({
+				pageSize: 3,
+				listing: () => all,
+				mutate: (page, n) => (n === 2 ? { ...page, items: [page.items[0], page.items[0], page.items[2]] } : page),
+			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
 			expect(error.message).toContain('on page 2 and on page 2');
@@ -544,7 +586,11 @@ describe('readListing', () => {
 		it('recovers from a shift seen only in the first reading', async () => {
 			const all = items(9);
 			const shift = shifted(all);
-			const gateway = fakeGateway({ pageSize: 3, listing: () => all, mutate: (page, n, call) => (call < 3 ? shift(page, n) : page) });
+			const gateway = fakeGateway({
+				pageSize: 3,
+				listing: () => all,
+				mutate: (page, n, call) => (call < 3 ? shift(page, n) : page),
+			});
 			const { items: got, stats } = await readWith(gateway, 3, { concurrency: 1 }).promise;
 			expect(got).toEqual(all);
 			expect(stats.rereads).toBe(1);
@@ -552,7 +598,11 @@ describe('readListing', () => {
 
 		it('does not check pages beyond a limit', async () => {
 			const all = items(9);
-			const gateway = fakeGateway({ pageSize: 3, listing: () => all, mutate: (page, n) => (n === 3 ? { ...page, totalCount: 99 } : page) });
+			const gateway = fakeGateway({
+				pageSize: 3,
+				listing: () => all,
+				mutate: (page, n) => (n === 3 ? { ...page, totalCount: 99 } : page),
+			});
 			const { items: got, stats } = await readWith(gateway, 3, { limit: 6 }).promise;
 			expect(got).toEqual(all.slice(0, 6));
 			expect(stats.rereads).toBe(0);
@@ -564,7 +614,11 @@ describe('readListing', () => {
 		const boom = new Error('HTTP 500 from the gateway');
 
 		it('passes a failure of page 1 on without reading anything else', async () => {
-			const gateway = fakeGateway({ pageSize: 5, listing: () => items(50), fail: (page) => (page === 1 ? boom : undefined) });
+			const gateway = fakeGateway({
+				pageSize: 5,
+				listing: () => items(50),
+				fail: (page) => (page === 1 ? boom : undefined),
+			});
 			expect(await rejection(readWith(gateway, 5).promise)).toBe(boom);
 			expect(gateway.log.calls).toEqual([1]);
 		});

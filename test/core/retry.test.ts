@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 
 import { backoffDelay, withRetries, type RetryOptions } from '../../nodes/PartnerAccountInquiry/core/retry';
+import { rejection } from '../fixtures/async';
 
 class Retryable extends Error {}
 class Fatal extends Error {}
@@ -37,15 +38,6 @@ function options(overrides: Partial<RetryOptions> & Pick<RetryOptions, 'sleep'>)
 	};
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-	try {
-		await promise;
-	} catch (error) {
-		return error;
-	}
-	throw new Error('expected a rejection');
-}
-
 describe('withRetries', () => {
 	it('returns the first success without pausing', async () => {
 		const { delays, sleep } = recordingSleep();
@@ -57,7 +49,12 @@ describe('withRetries', () => {
 
 	it('retries retryable errors and returns the first success, numbering the attempts from 0', async () => {
 		const { delays, sleep } = recordingSleep();
-		const { calls, attempt } = scripted<string>([new Retryable('1'), new Retryable('2'), 'third time', 'never reached']);
+		const { calls, attempt } = scripted<string>([
+			new Retryable('1'),
+			new Retryable('2'),
+			'third time',
+			'never reached',
+		]);
 		await expect(withRetries(attempt, options({ sleep }))).resolves.toBe('third time');
 		expect(calls).toEqual([0, 1, 2]);
 		expect(delays).toHaveLength(2);
@@ -118,7 +115,9 @@ describe('withRetries', () => {
 			if (n === 0) throw 'a string';
 			return attempt(n);
 		};
-		await expect(withRetries(thrower, options({ sleep, isRetryable: (e) => (seen.push(e), true) }))).resolves.toBe('ok');
+		await expect(withRetries(thrower, options({ sleep, isRetryable: (e) => (seen.push(e), true) }))).resolves.toBe(
+			'ok',
+		);
 		expect(seen).toEqual(['a string', expect.any(Retryable)]);
 	});
 
@@ -168,7 +167,13 @@ describe('withRetries', () => {
 	it('caps the delay at 30 s by default', async () => {
 		const { delays, sleep } = recordingSleep();
 		const { attempt } = scripted<string>([...Array.from({ length: 8 }, () => new Retryable('x')), 'ok']);
-		await withRetries(attempt, { retries: 8, isRetryable: () => true, sleep, baseDelayMs: 1000, random: () => 0.999999 });
+		await withRetries(attempt, {
+			retries: 8,
+			isRetryable: () => true,
+			sleep,
+			baseDelayMs: 1000,
+			random: () => 0.999999,
+		});
 		expect(delays).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
 	});
 
@@ -243,33 +248,51 @@ describe('backoffDelay', () => {
 
 	it('stays within [ceiling / 2, ceiling] and never exceeds maxDelayMs (property)', () => {
 		fc.assert(
-			fc.property(fc.nat({ max: 60 }), fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 10_000_000 }), random01, (attempt, base, max, r) => {
-				const ceiling = Math.min(max, base * 2 ** attempt);
-				const delay = backoffDelay(attempt, base, max, () => r);
-				expect(Number.isInteger(delay)).toBe(true);
-				expect(delay).toBeGreaterThanOrEqual(ceiling / 2);
-				expect(delay).toBeLessThanOrEqual(ceiling);
-				expect(delay).toBeLessThanOrEqual(max);
-			}),
+			fc.property(
+				fc.nat({ max: 60 }),
+				fc.integer({ min: 1, max: 10_000 }),
+				fc.integer({ min: 1, max: 10_000_000 }),
+				random01,
+				(attempt, base, max, r) => {
+					const ceiling = Math.min(max, base * 2 ** attempt);
+					const delay = backoffDelay(attempt, base, max, () => r);
+					expect(Number.isInteger(delay)).toBe(true);
+					expect(delay).toBeGreaterThanOrEqual(ceiling / 2);
+					expect(delay).toBeLessThanOrEqual(ceiling);
+					expect(delay).toBeLessThanOrEqual(max);
+				},
+			),
 			{ numRuns: 5000 },
 		);
 	});
 
 	it('never shrinks from one attempt to the next for the same random (property)', () => {
 		fc.assert(
-			fc.property(fc.nat({ max: 40 }), fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 10_000_000 }), random01, (attempt, base, max, r) => {
-				expect(backoffDelay(attempt + 1, base, max, () => r)).toBeGreaterThanOrEqual(backoffDelay(attempt, base, max, () => r));
-			}),
+			fc.property(
+				fc.nat({ max: 40 }),
+				fc.integer({ min: 1, max: 10_000 }),
+				fc.integer({ min: 1, max: 10_000_000 }),
+				random01,
+				(attempt, base, max, r) => {
+					expect(backoffDelay(attempt + 1, base, max, () => r)).toBeGreaterThanOrEqual(
+						backoffDelay(attempt, base, max, () => r),
+					);
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});
 
 	it('doubles until the cap (property)', () => {
 		fc.assert(
-			fc.property(fc.nat({ max: 20 }), fc.integer({ min: 2, max: 1000 }).map((b) => b * 2), (attempt, base) => {
-				const max = Number.MAX_SAFE_INTEGER;
-				expect(backoffDelay(attempt + 1, base, max, () => 0)).toBe(2 * backoffDelay(attempt, base, max, () => 0));
-			}),
+			fc.property(
+				fc.nat({ max: 20 }),
+				fc.integer({ min: 2, max: 1000 }).map((b) => b * 2),
+				(attempt, base) => {
+					const max = Number.MAX_SAFE_INTEGER;
+					expect(backoffDelay(attempt + 1, base, max, () => 0)).toBe(2 * backoffDelay(attempt, base, max, () => 0));
+				},
+			),
 			{ numRuns: 500 },
 		);
 	});

@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 
 import { SignatureHeaderError } from '../../nodes/PartnerAccountInquiry/core/errors';
-import {
-	formatSignatureHeader,
-	parseSignatureHeader,
-} from '../../nodes/PartnerAccountInquiry/core/signatureHeader';
+import { formatSignatureHeader, parseSignatureHeader } from '../../nodes/PartnerAccountInquiry/core/signatureHeader';
 
 const SIG = Buffer.from('fb+/=?x\u00ff\u0000 signature bytes', 'latin1');
 const B64 = SIG.toString('base64');
@@ -34,7 +31,9 @@ describe('parseSignatureHeader', () => {
 
 	it('splits on the first "=" only, so Base64 padding survives', () => {
 		const padded = Buffer.from('ab');
-		expect(parseSignatureHeader(`algorithm=RSA256,keyVersion=1,signature=${padded.toString('base64')}`).signature).toEqual(padded);
+		expect(
+			parseSignatureHeader(`algorithm=RSA256,keyVersion=1,signature=${padded.toString('base64')}`).signature,
+		).toEqual(padded);
 	});
 
 	it.each([
@@ -53,11 +52,15 @@ describe('parseSignatureHeader', () => {
 
 	it('round-trips format -> parse for any signature bytes and key version', () => {
 		fc.assert(
-			fc.property(fc.uint8Array({ minLength: 1, maxLength: 512 }), fc.stringMatching(/^[A-Za-z0-9._-]{1,8}$/), (bytes, version) => {
-				const sig = Buffer.from(bytes);
-				const parsed = parseSignatureHeader(formatSignatureHeader(version, sig));
-				expect(parsed).toEqual({ algorithm: 'RSA256', keyVersion: version, signature: sig });
-			}),
+			fc.property(
+				fc.uint8Array({ minLength: 1, maxLength: 512 }),
+				fc.stringMatching(/^[A-Za-z0-9._-]{1,8}$/),
+				(bytes, version) => {
+					const sig = Buffer.from(bytes);
+					const parsed = parseSignatureHeader(formatSignatureHeader(version, sig));
+					expect(parsed).toEqual({ algorithm: 'RSA256', keyVersion: version, signature: sig });
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});

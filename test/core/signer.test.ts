@@ -27,7 +27,13 @@ function forgeVerify(content: Buffer, signature: Buffer): boolean {
 
 describe('signContent against independent implementations', () => {
 	it.each(signingVectors.map((v) => [v.name, v] as const))('%s: equals the OpenSSL vector and node-forge', (_n, v) => {
-		const content = buildStringToSign({ method: v.method, uri: v.uri, clientId: v.clientId, time: v.requestTime, body: v.body });
+		const content = buildStringToSign({
+			method: v.method,
+			uri: v.uri,
+			clientId: v.clientId,
+			time: v.requestTime,
+			body: v.body,
+		});
 		const ours = signContent(privateKey, content);
 		expect(ours.toString('base64')).toBe(v.signatureBase64);
 		expect(forgeSign(content).toString('base64')).toBe(v.signatureBase64);
@@ -36,7 +42,13 @@ describe('signContent against independent implementations', () => {
 	});
 
 	it('OpenSSL verifies what we sign, and rejects it over a changed body', () => {
-		const content = buildStringToSign({ method: 'POST', uri: '/x', clientId: 'c', time: 't', body: '{"name":"Zoë 深圳"}' });
+		const content = buildStringToSign({
+			method: 'POST',
+			uri: '/x',
+			clientId: 'c',
+			time: 't',
+			body: '{"name":"Zoë 深圳"}',
+		});
 		const signature = signContent(privateKey, content);
 		expect(opensslVerify(partnerPublicSpki, content, signature)).toBe(true);
 		const tampered = Buffer.from(content);
@@ -47,11 +59,23 @@ describe('signContent against independent implementations', () => {
 	it('signs and verifies any body, non-ASCII included, in agreement with node-forge', () => {
 		fc.assert(
 			fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ maxLength: 30 }), (body, clientId) => {
-				const content = buildStringToSign({ method: 'POST', uri: '/amsin/api/v1/x', clientId, time: '2026-01-01T00:00:00Z', body });
+				const content = buildStringToSign({
+					method: 'POST',
+					uri: '/amsin/api/v1/x',
+					clientId,
+					time: '2026-01-01T00:00:00Z',
+					body,
+				});
 				const signature = signContent(privateKey, content);
 				expect(verifyContent(publicKey, content, signature)).toBe(true);
 				expect(forgeVerify(content, signature)).toBe(true);
-				const other = buildStringToSign({ method: 'POST', uri: '/amsin/api/v1/x', clientId, time: '2026-01-01T00:00:00Z', body: `${body} ` });
+				const other = buildStringToSign({
+					method: 'POST',
+					uri: '/amsin/api/v1/x',
+					clientId,
+					time: '2026-01-01T00:00:00Z',
+					body: `${body} `,
+				});
 				expect(verifyContent(publicKey, other, signature)).toBe(false);
 			}),
 			{ numRuns: 60 },

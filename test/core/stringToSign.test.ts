@@ -3,7 +3,13 @@ import { signingVectors } from '../fixtures/vectors';
 
 describe('buildStringToSign (spec 5.3 step 1)', () => {
 	it.each(signingVectors.map((v) => [v.name, v] as const))('matches the vector: %s', (_name, v) => {
-		const content = buildStringToSign({ method: v.method, uri: v.uri, clientId: v.clientId, time: v.requestTime, body: v.body });
+		const content = buildStringToSign({
+			method: v.method,
+			uri: v.uri,
+			clientId: v.clientId,
+			time: v.requestTime,
+			body: v.body,
+		});
 		expect(content.toString('base64')).toBe(v.contentBase64);
 	});
 

@@ -50,7 +50,12 @@ function rejects(fn: () => void): ValidationError {
 const list = (extra: Record<string, unknown> = {}) =>
 	({ pageSize: 10, pageNumber: 1, ...extra }) as unknown as BeneficiaryListRequest;
 const quota = (extra: Record<string, unknown> = {}) =>
-	({ quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'user-1', currency: 'USD', ...extra }) as unknown as QuotaRequest;
+	({
+		quotaAccumulationMethod: 'USER_ID',
+		quotaAccumulationId: 'user-1',
+		currency: 'USD',
+		...extra,
+	}) as unknown as QuotaRequest;
 
 const checkList = (extra: Record<string, unknown>) => () => validateBeneficiaryListRequest(list(extra));
 const checkQuota = (extra: Record<string, unknown>) => () => validateQuotaRequest(quota(extra));
@@ -61,7 +66,20 @@ const CJK = '\u6C49';
 
 describe('constants (spec 2.3, 2.5 and 8)', () => {
 	it('lists exactly the documented values', () => {
-		expect([...SUPPORTED_CURRENCIES].sort()).toEqual(['AUD', 'CAD', 'CNH', 'CNY', 'EUR', 'GBP', 'HKD', 'JPY', 'KRW', 'NZD', 'SGD', 'USD']);
+		expect([...SUPPORTED_CURRENCIES].sort()).toEqual([
+			'AUD',
+			'CAD',
+			'CNH',
+			'CNY',
+			'EUR',
+			'GBP',
+			'HKD',
+			'JPY',
+			'KRW',
+			'NZD',
+			'SGD',
+			'USD',
+		]);
 		expect([...ASSET_TYPES]).toEqual(['BANK_ACCOUNT', 'WALLET_ACCOUNT']);
 		expect([...RELATION_FILTERS]).toEqual(['SAME_NAME', 'THIRD_PARTY']);
 		expect([...QUOTA_METHODS]).toEqual(['USER_ID', 'RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT', 'BENEFICIARY']);
@@ -145,17 +163,22 @@ describe('validateBeneficiaryListRequest (spec 2.3 and 8)', () => {
 		});
 	});
 
-	it.each(['accessToken', 'beneficiaryToken', 'beneficiaryNick', 'referenceBeneficiaryId', 'bankAccountNo', 'bankAccountIBAN', 'accountName'])(
-		'%s must be text when set',
-		(field) => {
-			for (const value of [123, true, null, ['a'], { a: 1 }]) {
-				const error = rejects(checkList({ [field]: value }));
-				expect(error.field).toBe(field);
-				expect(error.rule).toBe('string');
-				expect(error.message).toContain('must be text');
-			}
-		},
-	);
+	it.each([
+		'accessToken',
+		'beneficiaryToken',
+		'beneficiaryNick',
+		'referenceBeneficiaryId',
+		'bankAccountNo',
+		'bankAccountIBAN',
+		'accountName',
+	])('%s must be text when set', (field) => {
+		for (const value of [123, true, null, ['a'], { a: 1 }]) {
+			const error = rejects(checkList({ [field]: value }));
+			expect(error.field).toBe(field);
+			expect(error.rule).toBe('string');
+			expect(error.message).toContain('must be text');
+		}
+	});
 
 	describe('bankAccountNo pattern ^[A-Z0-9]{0,34}$', () => {
 		it.each(['', '0', 'A', '6222021234567890', 'ABC123', 'A'.repeat(34), '9'.repeat(34)])('accepts %p', (value) => {
@@ -271,12 +294,15 @@ describe('validateBeneficiaryListRequest (spec 2.3 and 8)', () => {
 			expect(caught(checkList({ assetType: value }))).toBeUndefined();
 		});
 
-		it.each(['ALIPAY_ACCOUNT', 'bank_account', 'BANK_ACCOUNT ', '', 1, null, ['BANK_ACCOUNT']])('refuses %p', (value) => {
-			const error = rejects(checkList({ assetType: value }));
-			expect(error.field).toBe('assetType');
-			expect(error.rule).toBe('one of BANK_ACCOUNT, WALLET_ACCOUNT');
-			expect(error.message).toContain('is not one of BANK_ACCOUNT, WALLET_ACCOUNT');
-		});
+		it.each(['ALIPAY_ACCOUNT', 'bank_account', 'BANK_ACCOUNT ', '', 1, null, ['BANK_ACCOUNT']])(
+			'refuses %p',
+			(value) => {
+				const error = rejects(checkList({ assetType: value }));
+				expect(error.field).toBe('assetType');
+				expect(error.rule).toBe('one of BANK_ACCOUNT, WALLET_ACCOUNT');
+				expect(error.message).toContain('is not one of BANK_ACCOUNT, WALLET_ACCOUNT');
+			},
+		);
 	});
 
 	describe('relationFilter', () => {
@@ -309,7 +335,9 @@ describe('validateBeneficiaryListRequest (spec 2.3 and 8)', () => {
 		});
 
 		it('is required', () => {
-			expect(rejects(() => validateBeneficiaryListRequest({ pageNumber: 1 } as unknown as BeneficiaryListRequest)).field).toBe('pageSize');
+			expect(
+				rejects(() => validateBeneficiaryListRequest({ pageNumber: 1 } as unknown as BeneficiaryListRequest)).field,
+			).toBe('pageSize');
 		});
 	});
 
@@ -325,7 +353,9 @@ describe('validateBeneficiaryListRequest (spec 2.3 and 8)', () => {
 		});
 
 		it('is required', () => {
-			expect(rejects(() => validateBeneficiaryListRequest({ pageSize: 10 } as unknown as BeneficiaryListRequest)).field).toBe('pageNumber');
+			expect(
+				rejects(() => validateBeneficiaryListRequest({ pageSize: 10 } as unknown as BeneficiaryListRequest)).field,
+			).toBe('pageNumber');
 		});
 	});
 
@@ -368,7 +398,10 @@ describe('validateAccessToken (spec 2.3, 5.1 and 8)', () => {
 		}
 
 		it.each(tokens)('in validateAccessToken (%#)', (token) => {
-			expectHidden(rejects(() => validateAccessToken(token)), token);
+			expectHidden(
+				rejects(() => validateAccessToken(token)),
+				token,
+			);
 		});
 
 		it.each(tokens)('in validateBeneficiaryListRequest (%#)', (token) => {
@@ -429,19 +462,24 @@ describe('validateQuotaRequest (spec 2.5)', () => {
 		['VIRTUAL_ACCOUNT', 'virtual account'],
 		['BENEFICIARY', 'beneficiary ID'],
 	])('explains what the accumulation ID is for %s', (method, subject) => {
-		expect(rejects(checkQuota({ quotaAccumulationMethod: method, quotaAccumulationId: '' })).message).toContain(subject);
+		expect(rejects(checkQuota({ quotaAccumulationMethod: method, quotaAccumulationId: '' })).message).toContain(
+			subject,
+		);
 	});
 
 	it.each(['USD', 'JPY', 'CHF', 'XAU'])('accepts the currency %s', (currency) => {
 		expect(caught(checkQuota({ currency }))).toBeUndefined();
 	});
 
-	it.each(['usd', 'Usd', 'US', 'USDD', 'US1', ' USD', 'USD ', '', 'ÄBC', 840, null, undefined])('refuses the currency %p', (currency) => {
-		const error = rejects(checkQuota({ currency }));
-		expect(error.field).toBe('currency');
-		expect(error.rule).toBe('3-letter ISO 4217 code');
-		expect(error.message).toContain('3-letter upper-case ISO 4217 code');
-	});
+	it.each(['usd', 'Usd', 'US', 'USDD', 'US1', ' USD', 'USD ', '', 'ÄBC', 840, null, undefined])(
+		'refuses the currency %p',
+		(currency) => {
+			const error = rejects(checkQuota({ currency }));
+			expect(error.field).toBe('currency');
+			expect(error.rule).toBe('3-letter ISO 4217 code');
+			expect(error.message).toContain('3-letter upper-case ISO 4217 code');
+		},
+	);
 
 	it.each([undefined, ''])('requires tradeType for BENEFICIARY (%p refused)', (tradeType) => {
 		const error = rejects(checkQuota({ quotaAccumulationMethod: 'BENEFICIARY', tradeType }));
@@ -466,7 +504,9 @@ describe('validateQuotaRequest (spec 2.5)', () => {
 	});
 
 	it('checks the method before the ID and the ID before the currency', () => {
-		expect(rejects(checkQuota({ quotaAccumulationMethod: 'X', quotaAccumulationId: '', currency: 'x' })).field).toBe('quotaAccumulationMethod');
+		expect(rejects(checkQuota({ quotaAccumulationMethod: 'X', quotaAccumulationId: '', currency: 'x' })).field).toBe(
+			'quotaAccumulationMethod',
+		);
 		expect(rejects(checkQuota({ quotaAccumulationId: '', currency: 'x' })).field).toBe('quotaAccumulationId');
 	});
 });
@@ -490,8 +530,20 @@ describe('compactBody (spec 4 rule 2)', () => {
 			text: 'x',
 		};
 		const out = compactBody(body);
-		expect(Object.keys(out).sort()).toEqual(['f', 'list', 'listOfEmpty', 'nan', 'nested', 'obj', 'space', 'text', 'zero'].sort());
-		expect(out).toEqual({ zero: 0, f: false, space: ' ', nan: NaN, obj: {}, nested, list: ['USD'], listOfEmpty: [''], text: 'x' });
+		expect(Object.keys(out).sort()).toEqual(
+			['f', 'list', 'listOfEmpty', 'nan', 'nested', 'obj', 'space', 'text', 'zero'].sort(),
+		);
+		expect(out).toEqual({
+			zero: 0,
+			f: false,
+			space: ' ',
+			nan: NaN,
+			obj: {},
+			nested,
+			list: ['USD'],
+			listOfEmpty: [''],
+			text: 'x',
+		});
 		expect(out.nested).toBe(nested);
 	});
 
@@ -512,15 +564,22 @@ describe('compactBody (spec 4 rule 2)', () => {
 	it('keeps exactly the keys whose value is set (property)', () => {
 		fc.assert(
 			// '__proto__' is left out here: see the separate test below.
-			fc.property(fc.dictionary(fc.string().filter((key) => key !== '__proto__'), fc.oneof(fc.anything(), fc.constantFrom(undefined, null, '', []))), (body) => {
-				const out = compactBody(body) as Record<string, unknown>;
-				for (const [key, value] of Object.entries(body)) {
-					const unset = value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
-					expect(Object.prototype.hasOwnProperty.call(out, key)).toBe(!unset);
-					if (!unset) expect(out[key]).toBe(value);
-				}
-				expect(Object.keys(out).length).toBeLessThanOrEqual(Object.keys(body).length);
-			}),
+			fc.property(
+				fc.dictionary(
+					fc.string().filter((key) => key !== '__proto__'),
+					fc.oneof(fc.anything(), fc.constantFrom(undefined, null, '', [])),
+				),
+				(body) => {
+					const out = compactBody(body) as Record<string, unknown>;
+					for (const [key, value] of Object.entries(body)) {
+						const unset =
+							value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+						expect(Object.prototype.hasOwnProperty.call(out, key)).toBe(!unset);
+						if (!unset) expect(out[key]).toBe(value);
+					}
+					expect(Object.keys(out).length).toBeLessThanOrEqual(Object.keys(body).length);
+				},
+			),
 			{ numRuns: 1000 },
 		);
 	});
@@ -547,7 +606,8 @@ describe('validators never throw anything but a ValidationError (property)', () 
 		fc.array(fc.string()),
 	);
 	/** Mostly a valid value, sometimes anything at all. */
-	const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: anyValue, weight: 1 });
+	const mostly = <T>(valid: fc.Arbitrary<T>) =>
+		fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: anyValue, weight: 1 });
 	const listRecord = fc.record(
 		{
 			accessToken: mostly(fc.string({ maxLength: 80 })),
@@ -575,7 +635,8 @@ describe('validators never throw anything but a ValidationError (property)', () 
 		{ requiredKeys: [] },
 	);
 	// Arbitrary top-level objects and strings (a string has no own fields: every field reads as undefined).
-	const anyInput = (shaped: fc.Arbitrary<object>) => fc.oneof(shaped, fc.object(), fc.string(), fc.array(fc.anything()));
+	const anyInput = (shaped: fc.Arbitrary<object>) =>
+		fc.oneof(shaped, fc.object(), fc.string(), fc.array(fc.anything()));
 
 	/** 'accepted', 'refused' (a complete ValidationError) or the unexpected error itself. */
 	function outcome(run: () => void): 'accepted' | 'refused' | unknown {
@@ -583,14 +644,26 @@ describe('validators never throw anything but a ValidationError (property)', () 
 			run();
 			return 'accepted';
 		} catch (error) {
-			const complete = error instanceof ValidationError && typeof error.rule === 'string' && error.field !== '' && error.message.includes(error.field);
+			const complete =
+				error instanceof ValidationError &&
+				typeof error.rule === 'string' &&
+				error.field !== '' &&
+				error.message.includes(error.field);
 			return complete ? 'refused' : error;
 		}
 	}
 
 	it.each([
-		['validateBeneficiaryListRequest', () => anyInput(listRecord), (input: unknown) => validateBeneficiaryListRequest(input as BeneficiaryListRequest)],
-		['validateQuotaRequest', () => anyInput(quotaRecord), (input: unknown) => validateQuotaRequest(input as QuotaRequest)],
+		[
+			'validateBeneficiaryListRequest',
+			() => anyInput(listRecord),
+			(input: unknown) => validateBeneficiaryListRequest(input as BeneficiaryListRequest),
+		],
+		[
+			'validateQuotaRequest',
+			() => anyInput(quotaRecord),
+			(input: unknown) => validateQuotaRequest(input as QuotaRequest),
+		],
 	] as const)('%s (10,000 runs)', (_name, arbitrary, validate) => {
 		const seen = { accepted: 0, refused: 0 };
 		fc.assert(
@@ -621,7 +694,8 @@ describe('validators never throw anything but a ValidationError (property)', () 
 				expect(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 50).toBe(true);
 				expect(Number.isInteger(pageNumber) && pageNumber >= 1).toBe(true);
 				if (request.bankAccountNo !== undefined) expect(request.bankAccountNo).toMatch(/^[A-Z0-9]{0,34}$/);
-				if (request.bankAccountIBAN !== undefined) expect(request.bankAccountIBAN).toMatch(/^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/);
+				if (request.bankAccountIBAN !== undefined)
+					expect(request.bankAccountIBAN).toMatch(/^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/);
 				if (request.currencyList !== undefined) {
 					const currencies = request.currencyList as string[];
 					expect(new Set(currencies).size).toBe(currencies.length);

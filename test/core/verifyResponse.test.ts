@@ -11,7 +11,8 @@ import { otherPrivate, servicePrivate, servicePublic } from '../fixtures/keys';
 const URI = '/amsin/api/v1/business/account/inquiryAvailableQuota';
 const serviceKey = createPrivateKey(servicePrivate);
 const publicKey = createPublicKey(servicePublic);
-const BODY = '{"result":{"resultStatus":"S","resultCode":"SUCCESS","resultMessage":"success"},"availableQuota":{"currency":"USD","value":"12345"}}';
+const BODY =
+	'{"result":{"resultStatus":"S","resultCode":"SUCCESS","resultMessage":"success"},"availableQuota":{"currency":"USD","value":"12345"}}';
 
 function signedResponse(body: string, opts: { key?: typeof serviceKey; time?: string; clientId?: string } = {}) {
 	const time = opts.time ?? '2026-11-22T10:00:00+08:00';
@@ -53,14 +54,42 @@ describe('verifyResponse (spec 5.4)', () => {
 
 	it.each([
 		['no signature header', () => verify({ 'response-time': 't' }), 'missing-signature'],
-		['a partial signature header', () => verify({ ...signedResponse(BODY), signature: 'algorithm=RSA256, keyVersion=1' }), 'malformed-signature'],
-		['another algorithm', () => verify({ ...signedResponse(BODY), signature: signedResponse(BODY).signature.replace('RSA256', 'HMAC') }), 'unsupported-algorithm'],
+		[
+			'a partial signature header',
+			() => verify({ ...signedResponse(BODY), signature: 'algorithm=RSA256, keyVersion=1' }),
+			'malformed-signature',
+		],
+		[
+			'another algorithm',
+			() => verify({ ...signedResponse(BODY), signature: signedResponse(BODY).signature.replace('RSA256', 'HMAC') }),
+			'unsupported-algorithm',
+		],
 		['no response-time', () => verify({ signature: signedResponse(BODY).signature }), 'missing-response-time'],
-		['a foreign client-id header', () => verify({ ...signedResponse(BODY), 'client-id': 'someone-else' }), 'client-id-mismatch'],
-		['a body altered after signing', () => verify(signedResponse(BODY), BODY.replace('12345', '99999')), 'signature-mismatch'],
-		['a body re-serialised after signing', () => verify(signedResponse(BODY), JSON.stringify(JSON.parse(BODY), null, 1)), 'signature-mismatch'],
-		['a signature by the wrong key', () => verify(signedResponse(BODY, { key: createPrivateKey(otherPrivate) })), 'signature-mismatch'],
-		['a response-time changed after signing', () => verify({ ...signedResponse(BODY), 'response-time': '2026-11-22T10:00:01+08:00' }), 'signature-mismatch'],
+		[
+			'a foreign client-id header',
+			() => verify({ ...signedResponse(BODY), 'client-id': 'someone-else' }),
+			'client-id-mismatch',
+		],
+		[
+			'a body altered after signing',
+			() => verify(signedResponse(BODY), BODY.replace('12345', '99999')),
+			'signature-mismatch',
+		],
+		[
+			'a body re-serialised after signing',
+			() => verify(signedResponse(BODY), JSON.stringify(JSON.parse(BODY), null, 1)),
+			'signature-mismatch',
+		],
+		[
+			'a signature by the wrong key',
+			() => verify(signedResponse(BODY, { key: createPrivateKey(otherPrivate) })),
+			'signature-mismatch',
+		],
+		[
+			'a response-time changed after signing',
+			() => verify({ ...signedResponse(BODY), 'response-time': '2026-11-22T10:00:01+08:00' }),
+			'signature-mismatch',
+		],
 	])('rejects %s', (_name, fn, expected) => {
 		expect(reason(fn)).toBe(expected);
 	});

@@ -4,8 +4,20 @@ import { list, quota, useSimulator } from './helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
-const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', options: { timeout: 1000 } };
-const OK_QUOTA = [{ quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', availableQuota: { currency: 'USD', value: '1250000' }, availableQuotaAmount: 12500 }];
+const QUOTA = {
+	quotaAccumulationMethod: 'USER_ID',
+	quotaAccumulationId: 'U-1001',
+	currency: 'USD',
+	options: { timeout: 1000 },
+};
+const OK_QUOTA = [
+	{
+		quotaAccumulationMethod: 'USER_ID',
+		quotaAccumulationId: 'U-1001',
+		availableQuota: { currency: 'USD', value: '1250000' },
+		availableQuotaAmount: 12500,
+	},
+];
 
 function expectWhole(json: Array<Record<string, unknown>>) {
 	expect(json).toHaveLength(LARGE.length);
@@ -95,12 +107,19 @@ describe('integrity failures are never retried and never emit data', () => {
 			const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 2 } });
 			expect(run.status).toBe('error');
 			expect(run.json).toEqual([]);
-			expect(sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === 4)).toHaveLength(1);
+			expect(
+				sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === 4),
+			).toHaveLength(1);
 		},
 	);
 
 	it('an unsigned failure answer is reported with its code, marked unsigned (it carries no data)', async () => {
-		sim().addFault({ fault: 'answer', operation: 'quota', unsigned: true, answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'no such account' } });
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			unsigned: true,
+			answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'no such account' },
+		});
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
@@ -110,7 +129,12 @@ describe('integrity failures are never retried and never emit data', () => {
 	});
 
 	it('an unsigned success is refused, even with a plausible body', async () => {
-		sim().addFault({ fault: 'answer', operation: 'quota', unsigned: true, answer: { status: 'S', code: 'SUCCESS', message: 'success' } });
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			unsigned: true,
+			answer: { status: 'S', code: 'SUCCESS', message: 'success' },
+		});
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);

@@ -16,7 +16,12 @@ describe('Get Available Quota through n8n’s engine', () => {
 		['BENEFICIARY', 'B-4001', 'USD', 'GOODS', { currency: 'USD', value: '3000000' }, 30000],
 		['BENEFICIARY', 'B-4001', 'USD', 'SERVICE', { currency: 'USD', value: '150075' }, 1500.75],
 	])('%s %s %s %s', async (method, id, currency, tradeType, availableQuota, amount) => {
-		const run = await quota(sim(), { quotaAccumulationMethod: method, quotaAccumulationId: id, currency, ...(tradeType ? { tradeType } : {}) });
+		const run = await quota(sim(), {
+			quotaAccumulationMethod: method,
+			quotaAccumulationId: id,
+			currency,
+			...(tradeType ? { tradeType } : {}),
+		});
 		expect(run.status).toBe('success');
 		expect(run.json).toEqual([
 			{
@@ -27,17 +32,32 @@ describe('Get Available Quota through n8n’s engine', () => {
 				availableQuotaAmount: amount,
 			},
 		]);
-		expect(bodies()[0]).toEqual({ quotaAccumulationMethod: method, quotaAccumulationId: id, currency, ...(tradeType ? { tradeType } : {}) });
+		expect(bodies()[0]).toEqual({
+			quotaAccumulationMethod: method,
+			quotaAccumulationId: id,
+			currency,
+			...(tradeType ? { tradeType } : {}),
+		});
 	});
 
 	it('never sends tradeType for a method other than BENEFICIARY, even when the parameter holds a value', async () => {
-		const run = await quota(sim(), { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', tradeType: 'SERVICE' });
+		const run = await quota(sim(), {
+			quotaAccumulationMethod: 'USER_ID',
+			quotaAccumulationId: 'U-1001',
+			currency: 'USD',
+			tradeType: 'SERVICE',
+		});
 		expect(run.status).toBe('success');
 		expect(bodies()[0]).not.toHaveProperty('tradeType');
 	});
 
 	it('sends Connected-AccountId and Access-Token headers from the options', async () => {
-		await quota(sim(), { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', options: { connectedAccountId: 'ACC-77', accessToken: 'tok-9' } });
+		await quota(sim(), {
+			quotaAccumulationMethod: 'USER_ID',
+			quotaAccumulationId: 'U-1001',
+			currency: 'USD',
+			options: { connectedAccountId: 'ACC-77', accessToken: 'tok-9' },
+		});
 		const { headers } = sim().requests[0];
 		expect(headers['connected-accountid']).toBe('ACC-77');
 		expect(headers['access-token']).toBe('tok-9');
@@ -45,7 +65,11 @@ describe('Get Available Quota through n8n’s engine', () => {
 	});
 
 	it('accepts a lower-case currency and sends it upper-case', async () => {
-		const run = await quota(sim(), { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'usd' });
+		const run = await quota(sim(), {
+			quotaAccumulationMethod: 'USER_ID',
+			quotaAccumulationId: 'U-1001',
+			currency: 'usd',
+		});
 		expect(run.status).toBe('success');
 		expect(bodies()[0].currency).toBe('USD');
 	});
@@ -53,7 +77,12 @@ describe('Get Available Quota through n8n’s engine', () => {
 	it('gives one item per input item, each with its own expressions, paired', async () => {
 		const run = await quota(
 			sim(),
-			{ quotaAccumulationMethod: '={{ $json.method }}', quotaAccumulationId: '={{ $json.id }}', currency: '={{ $json.currency }}', tradeType: '={{ $json.trade }}' },
+			{
+				quotaAccumulationMethod: '={{ $json.method }}',
+				quotaAccumulationId: '={{ $json.id }}',
+				currency: '={{ $json.currency }}',
+				tradeType: '={{ $json.trade }}',
+			},
 			{
 				items: [
 					{ method: 'USER_ID', id: 'U-1001', currency: 'USD' },

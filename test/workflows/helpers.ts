@@ -22,7 +22,12 @@ export interface RunExtras {
 	credentials?: ICredentialDataDecryptedObject;
 }
 
-async function runOperation(sim: Simulator, operation: string, parameters: INodeParameters, extra: RunExtras): Promise<NodeRun> {
+async function runOperation(
+	sim: Simulator,
+	operation: string,
+	parameters: INodeParameters,
+	extra: RunExtras,
+): Promise<NodeRun> {
 	return await runNode({
 		parameters: { operation, ...parameters },
 		credentials: { ...sandboxCredentials(sim.url), ...extra.credentials },
@@ -31,9 +36,11 @@ async function runOperation(sim: Simulator, operation: string, parameters: INode
 	});
 }
 
-export const list = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) => runOperation(sim, 'listBeneficiaries', parameters, extra);
+export const list = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
+	runOperation(sim, 'listBeneficiaries', parameters, extra);
 
-export const quota = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) => runOperation(sim, 'getAvailableQuota', parameters, extra);
+export const quota = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
+	runOperation(sim, 'getAvailableQuota', parameters, extra);
 
 /** API requests the simulator received (the node's, not counting none). */
 export function apiRequests(sim: Simulator) {

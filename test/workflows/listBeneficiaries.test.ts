@@ -75,14 +75,22 @@ describe('List Beneficiaries through n8n’s engine', () => {
 			['bankAccountNo', sample.bankAccountNo],
 			['bankAccountIBAN', sample.bankAccountIBAN],
 		])('%s matches exactly', async (field, value) => {
-			const run = await list(sim(), { returnAll: true, filters: { [field]: value }, options: { customerId: 'CUST_LARGE' } });
+			const run = await list(sim(), {
+				returnAll: true,
+				filters: { [field]: value },
+				options: { customerId: 'CUST_LARGE' },
+			});
 			expect(run.json).toEqual(LARGE.filter((b) => b[field as keyof Beneficiary] === value));
 			expect(run.json.length).toBeGreaterThanOrEqual(1);
 			expect(bodies()[0][field]).toBe(value);
 		});
 
 		it('currencyList keeps only those currencies', async () => {
-			const run = await list(sim(), { returnAll: true, filters: { currencyList: ['USD', 'JPY'] }, options: { customerId: 'CUST_LARGE' } });
+			const run = await list(sim(), {
+				returnAll: true,
+				filters: { currencyList: ['USD', 'JPY'] },
+				options: { customerId: 'CUST_LARGE' },
+			});
 			const expected = LARGE.filter((b) => ['USD', 'JPY'].includes(b.currency));
 			expect(expected.length).toBeGreaterThan(10);
 			expect(run.json).toEqual(expected);
@@ -93,10 +101,17 @@ describe('List Beneficiaries through n8n’s engine', () => {
 			expect(run.json).toEqual(LARGE.filter((b) => b.assetType === assetType));
 		});
 
-		it.each([[['SAME_NAME']], [['THIRD_PARTY']], [['SAME_NAME', 'THIRD_PARTY']]])('relationFilter %j', async (relationFilter) => {
-			const run = await list(sim(), { returnAll: true, filters: { relationFilter }, options: { customerId: 'CUST_LARGE' } });
-			expect(run.json).toEqual(LARGE.filter((b) => relationFilter.includes(b.relationType)));
-		});
+		it.each([[['SAME_NAME']], [['THIRD_PARTY']], [['SAME_NAME', 'THIRD_PARTY']]])(
+			'relationFilter %j',
+			async (relationFilter) => {
+				const run = await list(sim(), {
+					returnAll: true,
+					filters: { relationFilter },
+					options: { customerId: 'CUST_LARGE' },
+				});
+				expect(run.json).toEqual(LARGE.filter((b) => relationFilter.includes(b.relationType)));
+			},
+		);
 
 		it.each([
 			['深圳', 2],
@@ -105,7 +120,11 @@ describe('List Beneficiaries through n8n’s engine', () => {
 			['サクラ', 1],
 			['nobody by that name', 0],
 		])('accountName %p matches fuzzily (%i)', async (accountName, count) => {
-			const run = await list(sim(), { returnAll: true, filters: { accountName }, options: { customerId: 'CUST_SMALL' } });
+			const run = await list(sim(), {
+				returnAll: true,
+				filters: { accountName },
+				options: { customerId: 'CUST_SMALL' },
+			});
 			expect(run.status).toBe('success');
 			expect(run.json).toHaveLength(count);
 			for (const b of run.json) expect(SMALL).toContainEqual(b);
@@ -118,11 +137,17 @@ describe('List Beneficiaries through n8n’s engine', () => {
 				filters: { currencyList: ['USD'], assetType: 'BANK_ACCOUNT', relationFilter: ['THIRD_PARTY'] },
 				options: { customerId: 'CUST_LARGE' },
 			});
-			expect(run.json).toEqual(LARGE.filter((b) => b.currency === 'USD' && b.assetType === 'BANK_ACCOUNT' && b.relationType === 'THIRD_PARTY'));
+			expect(run.json).toEqual(
+				LARGE.filter((b) => b.currency === 'USD' && b.assetType === 'BANK_ACCOUNT' && b.relationType === 'THIRD_PARTY'),
+			);
 		});
 
 		it('sends no empty filter fields', async () => {
-			await list(sim(), { returnAll: false, limit: 1, filters: { beneficiaryNick: '', currencyList: [], accountName: '   ' } });
+			await list(sim(), {
+				returnAll: false,
+				limit: 1,
+				filters: { beneficiaryNick: '', currencyList: [], accountName: '   ' },
+			});
 			expect(bodies()[0]).toEqual({ pageSize: 50, pageNumber: 1 });
 		});
 	});
@@ -130,11 +155,25 @@ describe('List Beneficiaries through n8n’s engine', () => {
 	it('runs each input item with its own resolved parameters and pairs the output', async () => {
 		const run = await list(
 			sim(),
-			{ returnAll: true, options: { customerId: '={{ $json.customer }}' }, filters: { accountName: '={{ $json.name }}' } },
-			{ items: [{ customer: 'CUST_SMALL', name: 'Zoë' }, { customer: 'CUST_EMPTY', name: 'x' }, { customer: 'CUST_SMALL', name: '深圳' }] },
+			{
+				returnAll: true,
+				options: { customerId: '={{ $json.customer }}' },
+				filters: { accountName: '={{ $json.name }}' },
+			},
+			{
+				items: [
+					{ customer: 'CUST_SMALL', name: 'Zoë' },
+					{ customer: 'CUST_EMPTY', name: 'x' },
+					{ customer: 'CUST_SMALL', name: '深圳' },
+				],
+			},
 		);
 		expect(run.status).toBe('success');
 		expect(run.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }, { item: 2 }]);
-		expect(run.json.map((b) => b.accountName)).toEqual(['Zoë Müller GmbH', '深圳市前海贸易有限公司', '深圳市前海贸易有限公司']);
+		expect(run.json.map((b) => b.accountName)).toEqual([
+			'Zoë Müller GmbH',
+			'深圳市前海贸易有限公司',
+			'深圳市前海贸易有限公司',
+		]);
 	});
 });

@@ -14,7 +14,10 @@ function expectExactlyOnce(json: Array<Record<string, unknown>>, expected: Benef
 
 describe('Return All reads the remaining pages concurrently, in API order, exactly once', () => {
 	it.each([1, 2, 4, 10])('page concurrency %i', async (pageConcurrency) => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency } });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency },
+		});
 		expectExactlyOnce(run.json, LARGE);
 		expect(pagesAsked()[0]).toBe(1);
 		expect([...pagesAsked()].sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
@@ -28,7 +31,11 @@ describe('Return All reads the remaining pages concurrently, in API order, exact
 	});
 
 	it('with a limit, fetches only the pages needed, and none is left running', async () => {
-		const run = await list(sim(), { returnAll: false, limit: 45, options: { customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 10 } });
+		const run = await list(sim(), {
+			returnAll: false,
+			limit: 45,
+			options: { customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 10 },
+		});
 		expectExactlyOnce(run.json, LARGE.slice(0, 45));
 		expect([...pagesAsked()].sort()).toEqual([1, 2, 3, 4, 5]);
 		const settled = sim().requests.length;
@@ -39,8 +46,12 @@ describe('Return All reads the remaining pages concurrently, in API order, exact
 
 describe('a rate-limited listing', () => {
 	it('backs off, retries the refused pages freshly signed, and still returns everything once', async () => {
-		for (const pageNumber of [3, 5, 6]) sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber, times: 1 });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency: 8 } });
+		for (const pageNumber of [3, 5, 6])
+			sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber, times: 1 });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency: 8 },
+		});
 		expectExactlyOnce(run.json, LARGE);
 		const refused = sim().requests.filter((r) => r.resultCode === 'REQUEST_TRAFFIC_EXCEED_LIMIT');
 		expect(refused).toHaveLength(3);
@@ -48,8 +59,12 @@ describe('a rate-limited listing', () => {
 		// Each retry is signed at its own time (whole seconds, so a retry within the same second
 		// carries the same Request-Time and, RSA PKCS#1 v1.5 being deterministic, the same signature).
 		for (const page of [3, 5, 6]) {
-			const [refusedTry, retry] = sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === page);
-			expect(Date.parse(String(retry.headers['request-time']))).toBeGreaterThanOrEqual(Date.parse(String(refusedTry.headers['request-time'])));
+			const [refusedTry, retry] = sim().requests.filter(
+				(r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === page,
+			);
+			expect(Date.parse(String(retry.headers['request-time']))).toBeGreaterThanOrEqual(
+				Date.parse(String(refusedTry.headers['request-time'])),
+			);
 		}
 	});
 
@@ -80,7 +95,9 @@ describe('a listing whose total changes while it is read', () => {
 		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 1 } });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/The beneficiary list changed while it was being read: page 1 reported 321 beneficiaries, page 2 reported 322/);
+		expect(run.error?.message).toMatch(
+			/The beneficiary list changed while it was being read: page 1 reported 321 beneficiaries, page 2 reported 322/,
+		);
 		expect(run.error?.description).toMatch(/read a second time/);
 	});
 });

@@ -40,11 +40,20 @@ describe('every section 7 code reaches the user with its meaning and action', ()
 		['UNKNOWN_EXCEPTION', () => list(sim(), { returnAll: true, options: { customerId: 'CUST_UNKNOWN' } })],
 		['PARAM_ILLEGAL', () => list(sim(), { returnAll: true, options: { customerId: 'CUST_PARAM_ILLEGAL' } })],
 		['USER_NOT_EXIST', () => list(sim(), { returnAll: true, options: { customerId: 'CUST_NOBODY' } })],
-		['UN_SUPPORT_BUSINESS', () => list(sim(), { returnAll: true, filters: { currencyList: ['KRW'] }, options: { customerId: 'CUST_SMALL' } })],
+		[
+			'UN_SUPPORT_BUSINESS',
+			() => list(sim(), { returnAll: true, filters: { currencyList: ['KRW'] }, options: { customerId: 'CUST_SMALL' } }),
+		],
 		['OAUTH_FAIL', () => list(sim(), { returnAll: true, options: { accessToken: 'expired-token' } })],
-		['INVALID_API', () => list(sim(), { returnAll: true }, { credentials: { baseUrl: `${sim().url}/not-the-gateway` } })],
+		[
+			'INVALID_API',
+			() => list(sim(), { returnAll: true }, { credentials: { baseUrl: `${sim().url}/not-the-gateway` } }),
+		],
 		['INVALID_CLIENT', () => list(sim(), { returnAll: true }, { credentials: { clientId: 'SOMEBODY_ELSE' } })],
-		['INVALID_SIGNATURE', () => list(sim(), { returnAll: true }, { credentials: { privateKey: readSandboxKey('gateway-private.pem') } })],
+		[
+			'INVALID_SIGNATURE',
+			() => list(sim(), { returnAll: true }, { credentials: { privateKey: readSandboxKey('gateway-private.pem') } }),
+		],
 	];
 	it.each(LIST_CASES)('list: %s', async (code, run) => {
 		const result = await run();
@@ -63,8 +72,16 @@ describe('every section 7 code reaches the user with its meaning and action', ()
 	});
 
 	it.each(Object.keys(SPEC))('any operation: %s injected by the gateway', async (code) => {
-		sim().addFault({ fault: 'answer', operation: 'quota', answer: { status: SPEC[code].status, code, message: `simulated ${code}` } });
-		const run = await quota(sim(), { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' });
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			answer: { status: SPEC[code].status, code, message: `simulated ${code}` },
+		});
+		const run = await quota(sim(), {
+			quotaAccumulationMethod: 'USER_ID',
+			quotaAccumulationId: 'U-1001',
+			currency: 'USD',
+		});
 		expectExplained(run, code);
 		expect(run.error?.message).toContain(`simulated ${code}`);
 	});
@@ -72,10 +89,26 @@ describe('every section 7 code reaches the user with its meaning and action', ()
 	const QUOTA_CASES: Array<[string, Record<string, unknown>]> = [
 		['CONTRACT_CHECK_FAIL', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-CONTRACT', currency: 'USD' }],
 		['ACCOUNT_NOT_EXIST', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-9999', currency: 'USD' }],
-		['ACCOUNT_NOT_EXIST', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', options: { connectedAccountId: 'ACC_MISSING' } }],
+		[
+			'ACCOUNT_NOT_EXIST',
+			{
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: 'U-1001',
+				currency: 'USD',
+				options: { connectedAccountId: 'ACC_MISSING' },
+			},
+		],
 		['UNKNOWN_EXCEPTION', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-UNKNOWN', currency: 'USD' }],
 		['PARAM_ILLEGAL', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'EUR' }],
-		['OAUTH_FAIL', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', options: { accessToken: 'expired-token' } }],
+		[
+			'OAUTH_FAIL',
+			{
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: 'U-1001',
+				currency: 'USD',
+				options: { accessToken: 'expired-token' },
+			},
+		],
 	];
 	it.each(QUOTA_CASES)('quota: %s', async (code, parameters) => {
 		expectExplained(await quota(sim(), parameters as never), code);
@@ -97,7 +130,11 @@ describe('Continue On Fail', () => {
 		);
 		expect(run.status).toBe('success');
 		expect(run.json).toHaveLength(3);
-		expect(run.json[0]).toMatchObject({ resultStatus: 'F', resultCode: 'CONTRACT_CHECK_FAIL', resultMessage: 'Contract check failed: contract expired' });
+		expect(run.json[0]).toMatchObject({
+			resultStatus: 'F',
+			resultCode: 'CONTRACT_CHECK_FAIL',
+			resultMessage: 'Contract check failed: contract expired',
+		});
 		expect(run.json[0].error).toMatch(/CONTRACT_CHECK_FAIL/);
 		expect(run.json[0].description).toMatch(/Check the contract status/);
 		expect(run.json[1]).toMatchObject({ availableQuotaAmount: 12500 });

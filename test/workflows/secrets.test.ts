@@ -13,13 +13,23 @@ const KEY_WINDOWS = Array.from({ length: 12 }, (_, i) => PRIVATE_BODY.slice(i * 
 
 type Path = [string, 'list' | 'quota', INodeParameters, FaultRule | undefined, RunExtras?];
 const LIST = { returnAll: true, options: { customerId: 'CUST_LARGE', accessToken: PLANTED_MARKER, timeout: 1000 } };
-const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', options: { accessToken: PLANTED_MARKER, timeout: 1000 } };
+const QUOTA = {
+	quotaAccumulationMethod: 'USER_ID',
+	quotaAccumulationId: 'U-1001',
+	currency: 'USD',
+	options: { accessToken: PLANTED_MARKER, timeout: 1000 },
+};
 
 const PATHS: Path[] = [
 	['list success', 'list', LIST, undefined],
 	['quota success', 'quota', QUOTA, undefined],
 	['validation failure', 'list', { ...LIST, filters: { bankAccountIBAN: 'bad iban' } }, undefined],
-	['access token too long', 'quota', { ...QUOTA, options: { accessToken: `${PLANTED_MARKER}${'x'.repeat(64)}` } }, undefined],
+	[
+		'access token too long',
+		'quota',
+		{ ...QUOTA, options: { accessToken: `${PLANTED_MARKER}${'x'.repeat(64)}` } },
+		undefined,
+	],
 	['F result', 'quota', { ...QUOTA, quotaAccumulationId: 'U-CONTRACT' }, undefined],
 	['U result', 'list', LIST, { fault: 'unknownException' }],
 	['OAUTH_FAIL', 'quota', { ...QUOTA, options: { accessToken: 'expired-token' } }, undefined],
@@ -34,7 +44,13 @@ const PATHS: Path[] = [
 	['malformed JSON', 'quota', QUOTA, { fault: 'malformedJson' }],
 	['listing keeps changing', 'list', LIST, { fault: 'totalChanges', pageNumber: 1 }],
 	['INVALID_SIGNATURE', 'quota', QUOTA, undefined, { credentials: { keyVersion: '9' } }],
-	['junk private key', 'quota', QUOTA, undefined, { credentials: { privateKey: `${PRIVATE_PEM.slice(0, 900)}\n-----END PRIVATE KEY-----` } }],
+	[
+		'junk private key',
+		'quota',
+		QUOTA,
+		undefined,
+		{ credentials: { privateKey: `${PRIVATE_PEM.slice(0, 900)}\n-----END PRIVATE KEY-----` } },
+	],
 	['private key as service key', 'quota', QUOTA, undefined, { credentials: { servicePublicKey: PRIVATE_PEM } }],
 ];
 
@@ -49,7 +65,8 @@ describe('no private key or access token in anything the node produces, on any p
 		};
 		process.stdout.write = capture as typeof process.stdout.write;
 		process.stderr.write = capture as typeof process.stderr.write;
-		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) jest.spyOn(console, method).mockImplementation((...args) => capture(args.join(' ')));
+		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const)
+			jest.spyOn(console, method).mockImplementation((...args) => capture(args.join(' ')));
 	});
 	afterEach(() => {
 		process.stdout.write = originals.out;
@@ -64,7 +81,12 @@ describe('no private key or access token in anything the node produces, on any p
 			// What the node produced: the run's results (every output item and error, as n8n stores and
 			// shows them) and everything written to the console. Not the engine's execution stack, which
 			// holds the workflow's own parameters as the user typed them, as it does for every node.
-			const produced = [JSON.stringify(run.run.data.resultData), JSON.stringify(run.items), JSON.stringify(run.error ?? null), captured].join('\n');
+			const produced = [
+				JSON.stringify(run.run.data.resultData),
+				JSON.stringify(run.items),
+				JSON.stringify(run.error ?? null),
+				captured,
+			].join('\n');
 			expect(produced.length).toBeGreaterThan(100);
 			expect(produced).not.toContain(PLANTED_MARKER);
 			for (const window of KEY_WINDOWS) expect(produced).not.toContain(window);

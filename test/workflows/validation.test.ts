@@ -6,22 +6,62 @@ const { sim } = useSimulator();
 
 /** Each breaks one rule of spec sections 2 and 8; none may leave the machine. */
 const LIST_CASES: Array<[string, INodeParameters, RegExp]> = [
-	['an invalid IBAN (spaces)', { filters: { bankAccountIBAN: 'GB29 NWBK 6016 1331 9268 19' } }, /bankAccountIBAN "GB29 NWBK 6016 1331 9268 19" does not match the pattern/],
-	['an invalid IBAN (no check digits)', { filters: { bankAccountIBAN: 'GBXXNWBK60161331926819' } }, /bankAccountIBAN .* does not match/],
-	['an IBAN over 34 characters', { filters: { bankAccountIBAN: `GB29${'A'.repeat(31)}` } }, /bankAccountIBAN is 35 characters long; the API accepts at most 34/],
-	['a lower-case bank account number', { filters: { bankAccountNo: 'abc123' } }, /bankAccountNo "abc123" does not match the pattern/],
+	[
+		'an invalid IBAN (spaces)',
+		{ filters: { bankAccountIBAN: 'GB29 NWBK 6016 1331 9268 19' } },
+		/bankAccountIBAN "GB29 NWBK 6016 1331 9268 19" does not match the pattern/,
+	],
+	[
+		'an invalid IBAN (no check digits)',
+		{ filters: { bankAccountIBAN: 'GBXXNWBK60161331926819' } },
+		/bankAccountIBAN .* does not match/,
+	],
+	[
+		'an IBAN over 34 characters',
+		{ filters: { bankAccountIBAN: `GB29${'A'.repeat(31)}` } },
+		/bankAccountIBAN is 35 characters long; the API accepts at most 34/,
+	],
+	[
+		'a lower-case bank account number',
+		{ filters: { bankAccountNo: 'abc123' } },
+		/bankAccountNo "abc123" does not match the pattern/,
+	],
 	['a bank account number over 34', { filters: { bankAccountNo: '1'.repeat(35) } }, /bankAccountNo .* does not match/],
-	['a nickname of 71 characters', { filters: { beneficiaryNick: '深'.repeat(71) } }, /beneficiaryNick is 71 characters long; the API accepts at most 70/],
-	['a beneficiary token of 129 characters', { filters: { beneficiaryToken: 'A'.repeat(129) } }, /beneficiaryToken is 129 characters long; the API accepts at most 128/],
-	['a reference ID of 65 characters', { filters: { referenceBeneficiaryId: 'R'.repeat(65) } }, /referenceBeneficiaryId is 65 characters long; the API accepts at most 64/],
-	['an unsupported currency', { filters: { currencyList: '={{ ["USD", "CHF"] }}' } }, /currencyList contains "CHF", which is not one of USD, EUR/],
+	[
+		'a nickname of 71 characters',
+		{ filters: { beneficiaryNick: '深'.repeat(71) } },
+		/beneficiaryNick is 71 characters long; the API accepts at most 70/,
+	],
+	[
+		'a beneficiary token of 129 characters',
+		{ filters: { beneficiaryToken: 'A'.repeat(129) } },
+		/beneficiaryToken is 129 characters long; the API accepts at most 128/,
+	],
+	[
+		'a reference ID of 65 characters',
+		{ filters: { referenceBeneficiaryId: 'R'.repeat(65) } },
+		/referenceBeneficiaryId is 65 characters long; the API accepts at most 64/,
+	],
+	[
+		'an unsupported currency',
+		{ filters: { currencyList: '={{ ["USD", "CHF"] }}' } },
+		/currencyList contains "CHF", which is not one of USD, EUR/,
+	],
 	['a duplicated currency', { filters: { currencyList: '={{ ["USD", "USD"] }}' } }, /currencyList lists a value twice/],
-	['an unknown asset type', { filters: { assetType: '={{ "ALIPAY_ACCOUNT" }}' } }, /assetType "ALIPAY_ACCOUNT" is not one of BANK_ACCOUNT, WALLET_ACCOUNT/],
+	[
+		'an unknown asset type',
+		{ filters: { assetType: '={{ "ALIPAY_ACCOUNT" }}' } },
+		/assetType "ALIPAY_ACCOUNT" is not one of BANK_ACCOUNT, WALLET_ACCOUNT/,
+	],
 	['an unknown relation', { filters: { relationFilter: '={{ ["FAMILY"] }}' } }, /relationFilter contains "FAMILY"/],
 	['a page size of 51', { options: { pageSize: 51 } }, /pageSize must be a whole number from 1 to 50, got 51/],
 	['a page size of 0', { options: { pageSize: 0 } }, /pageSize must be a whole number from 1 to 50, got 0/],
 	['a limit of 0', { returnAll: false, limit: 0 }, /Limit must be a whole number of at least 1/],
-	['a page concurrency of 11', { returnAll: true, options: { pageConcurrency: 11 } }, /Page Concurrency must be a whole number from 1 to 10/],
+	[
+		'a page concurrency of 11',
+		{ returnAll: true, options: { pageConcurrency: 11 } },
+		/Page Concurrency must be a whole number from 1 to 10/,
+	],
 ];
 
 describe('rules of spec sections 2 and 8 are checked before sending', () => {
@@ -42,16 +82,45 @@ describe('rules of spec sections 2 and 8 are checked before sending', () => {
 	});
 
 	const QUOTA_CASES: Array<[string, INodeParameters, RegExp]> = [
-		['an unknown method', { quotaAccumulationMethod: '={{ "EMAIL" }}' }, /quotaAccumulationMethod "EMAIL" is not one of USER_ID/],
-		['an empty accumulation ID', { quotaAccumulationId: '={{ "" }}' }, /quotaAccumulationId is required: the service user ID/],
-		['a currency that is not 3 letters', { currency: 'US' }, /currency "US" is not a 3-letter upper-case ISO 4217 code/],
+		[
+			'an unknown method',
+			{ quotaAccumulationMethod: '={{ "EMAIL" }}' },
+			/quotaAccumulationMethod "EMAIL" is not one of USER_ID/,
+		],
+		[
+			'an empty accumulation ID',
+			{ quotaAccumulationId: '={{ "" }}' },
+			/quotaAccumulationId is required: the service user ID/,
+		],
+		[
+			'a currency that is not 3 letters',
+			{ currency: 'US' },
+			/currency "US" is not a 3-letter upper-case ISO 4217 code/,
+		],
 		['a currency with a digit', { currency: 'U5D' }, /currency "U5D"/],
-		['BENEFICIARY without trade type', { quotaAccumulationMethod: 'BENEFICIARY', tradeType: '={{ "" }}' }, /tradeType \(GOODS or SERVICE\) is required when quotaAccumulationMethod is BENEFICIARY/],
-		['BENEFICIARY with an unknown trade type', { quotaAccumulationMethod: 'BENEFICIARY', tradeType: '={{ "SHIPPING" }}' }, /tradeType "SHIPPING" is not one of GOODS, SERVICE/],
-		['an access token over 64 characters', { options: { accessToken: 'y'.repeat(65) } }, /accessToken is 65 characters long/],
+		[
+			'BENEFICIARY without trade type',
+			{ quotaAccumulationMethod: 'BENEFICIARY', tradeType: '={{ "" }}' },
+			/tradeType \(GOODS or SERVICE\) is required when quotaAccumulationMethod is BENEFICIARY/,
+		],
+		[
+			'BENEFICIARY with an unknown trade type',
+			{ quotaAccumulationMethod: 'BENEFICIARY', tradeType: '={{ "SHIPPING" }}' },
+			/tradeType "SHIPPING" is not one of GOODS, SERVICE/,
+		],
+		[
+			'an access token over 64 characters',
+			{ options: { accessToken: 'y'.repeat(65) } },
+			/accessToken is 65 characters long/,
+		],
 	];
 	it.each(QUOTA_CASES)('quota: %s', async (_name, parameters, message) => {
-		const run = await quota(sim(), { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', ...parameters });
+		const run = await quota(sim(), {
+			quotaAccumulationMethod: 'USER_ID',
+			quotaAccumulationId: 'U-1001',
+			currency: 'USD',
+			...parameters,
+		});
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toMatch(message);
 		expect(sim().requests).toHaveLength(0);
@@ -61,11 +130,16 @@ describe('rules of spec sections 2 and 8 are checked before sending', () => {
 describe('credential problems are reported before anything is sent', () => {
 	it.each([
 		['a junk private key', { privateKey: 'not a key' }, /Private Key in the credential could not be read/],
-		['a private key as service public key', { servicePublicKey: '=PRIVATE' }, /Service Public Key in the credential holds a private key/],
+		[
+			'a private key as service public key',
+			{ servicePublicKey: '=PRIVATE' },
+			/Service Public Key in the credential holds a private key/,
+		],
 		['plain http to a remote host', { baseUrl: 'http://gateway.example.com' }, /does not use https/],
 	])('%s', async (_name, credentials, message) => {
 		const creds = { ...credentials } as Record<string, string>;
-		if (creds.servicePublicKey === '=PRIVATE') creds.servicePublicKey = (await import('../../sandbox/server')).readSandboxKey('demo-partner-private.pem');
+		if (creds.servicePublicKey === '=PRIVATE')
+			creds.servicePublicKey = (await import('../../sandbox/server')).readSandboxKey('demo-partner-private.pem');
 		const run = await list(sim(), { returnAll: true }, { credentials: creds });
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toMatch(message);
@@ -75,7 +149,11 @@ describe('credential problems are reported before anything is sent', () => {
 
 	it('a wrong service public key: the response is not verified, nothing is emitted', async () => {
 		const { readSandboxKey } = await import('../../sandbox/server');
-		const run = await list(sim(), { returnAll: true }, { credentials: { servicePublicKey: readSandboxKey('demo-partner-public.pem') } });
+		const run = await list(
+			sim(),
+			{ returnAll: true },
+			{ credentials: { servicePublicKey: readSandboxKey('demo-partner-public.pem') } },
+		);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/response signature could not be verified/);

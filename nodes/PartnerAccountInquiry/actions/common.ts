@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
@@ -8,7 +8,8 @@ export const timeoutOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1000, maxValue: 300_000 },
 	default: DEFAULT_TIMEOUT_MS,
-	description: 'How long to wait for one answer from the gateway before it counts as a transient failure (retried up to 3 times)',
+	description:
+		'How long to wait for one answer from the gateway before it counts as a transient failure (retried up to 3 times)',
 };
 
 export const accessTokenOption = (sentAs: string): INodeProperties => ({
@@ -19,6 +20,19 @@ export const accessTokenOption = (sentAs: string): INodeProperties => ({
 	default: '',
 	description: `OAuth access token, when the account is reached through OAuth authorization. Sent as ${sentAs}; max 64 characters.`,
 });
+
+/** The operation's "Options" collection. */
+export function optionsCollection(show: IDisplayOptions, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show,
+		options,
+	};
+}
 
 /** Reads a string parameter, trimmed; empty means "not set". */
 export function optionalString(value: unknown): string | undefined {

@@ -1,11 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { minorToMajor } from '../core/amount';
-import { compactBody, QUOTA_METHODS, validateAccessToken, validateQuotaRequest, type QuotaRequest } from '../core/validation';
+import {
+	compactBody,
+	QUOTA_METHODS,
+	validateAccessToken,
+	validateQuotaRequest,
+	type QuotaRequest,
+} from '../core/validation';
 import { ResponseShapeError } from '../transport/errors';
 import { PATHS } from '../transport/paths';
 import type { ApiSession } from '../transport/request';
-import { accessTokenOption, optionalString, timeoutOption } from './common';
+import { accessTokenOption, optionalString, optionsCollection, timeoutOption } from './common';
 
 const show = { show: { operation: ['getAvailableQuota'] } };
 
@@ -24,7 +30,11 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: 'USER_ID',
 		displayOptions: show,
-		options: QUOTA_METHODS.map((value) => ({ name: METHOD_NAMES[value][0], value, description: METHOD_NAMES[value][1] })),
+		options: QUOTA_METHODS.map((value) => ({
+			name: METHOD_NAMES[value][0],
+			value,
+			description: METHOD_NAMES[value][1],
+		})),
 		description: 'How the quota is accumulated, which decides what the ID below identifies',
 	},
 	{
@@ -59,25 +69,17 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { operation: ['getAvailableQuota'], quotaAccumulationMethod: ['BENEFICIARY'] } },
 		description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			accessTokenOption('the Access-Token header'),
-			{
-				displayName: 'Connected Account ID',
-				name: 'connectedAccountId',
-				type: 'string',
-				default: '',
-				description: "When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
-			},
-			timeoutOption,
-		],
-	},
+	optionsCollection(show, [
+		accessTokenOption('the Access-Token header'),
+		{
+			displayName: 'Connected Account ID',
+			name: 'connectedAccountId',
+			type: 'string',
+			default: '',
+			description: "When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
+		},
+		timeoutOption,
+	]),
 ];
 
 export function buildRequest(fn: IExecuteFunctions, itemIndex: number): QuotaRequest {
@@ -85,7 +87,9 @@ export function buildRequest(fn: IExecuteFunctions, itemIndex: number): QuotaReq
 	const request: QuotaRequest = {
 		quotaAccumulationMethod: method,
 		quotaAccumulationId: String(fn.getNodeParameter('quotaAccumulationId', itemIndex, '')).trim(),
-		currency: String(fn.getNodeParameter('currency', itemIndex, '')).trim().toUpperCase(),
+		currency: String(fn.getNodeParameter('currency', itemIndex, ''))
+			.trim()
+			.toUpperCase(),
 		tradeType: method === 'BENEFICIARY' ? String(fn.getNodeParameter('tradeType', itemIndex, '')) : undefined,
 	};
 	const compact = compactBody(request) as QuotaRequest;
@@ -93,7 +97,11 @@ export function buildRequest(fn: IExecuteFunctions, itemIndex: number): QuotaReq
 	return compact;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: ApiSession): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: ApiSession,
+): Promise<INodeExecutionData[]> {
 	const request = buildRequest(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const headers: IDataObject = {};
@@ -113,7 +121,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 export function toOutput(data: IDataObject): IDataObject {
 	const quota = data.availableQuota as IDataObject | undefined;
 	if (!quota || typeof quota !== 'object' || typeof quota.currency !== 'string') {
-		throw new ResponseShapeError('The quota response has no availableQuota with a currency', 'The gateway sent an unexpected response; contact support.');
+		throw new ResponseShapeError(
+			'The quota response has no availableQuota with a currency',
+			'The gateway sent an unexpected response; contact support.',
+		);
 	}
 	const amount = minorToMajor(quota.value, quota.currency);
 	if (amount === undefined) {

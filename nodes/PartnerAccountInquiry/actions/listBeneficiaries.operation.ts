@@ -13,7 +13,7 @@ import {
 import { isRateLimited } from '../transport/errors';
 import { PATHS } from '../transport/paths';
 import { TRANSIENT_RETRIES, type ApiSession } from '../transport/request';
-import { accessTokenOption, optionalString, timeoutOption } from './common';
+import { accessTokenOption, optionalString, optionsCollection, timeoutOption } from './common';
 
 const show = { show: { operation: ['listBeneficiaries'] } };
 
@@ -119,41 +119,35 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: show,
-		options: [
-			accessTokenOption('the accessToken body field'),
-			{
-				displayName: 'Customer ID',
-				name: 'customerId',
-				type: 'string',
-				default: '',
-				description: 'The account whose beneficiaries to list, sent as the Connected-CustomerId header; empty lists your own account',
-			},
-			{
-				displayName: 'Page Concurrency',
-				name: 'pageConcurrency',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 10 },
-				default: 4,
-				description: 'With Return All: how many pages to read at once after the first. Halves by itself when the gateway reports a traffic limit.',
-			},
-			{
-				displayName: 'Page Size',
-				name: 'pageSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
-				default: MAX_PAGE_SIZE,
-				description: 'Beneficiaries per request (1 to 50). Larger pages mean fewer requests.',
-			},
-			timeoutOption,
-		],
-	},
+	optionsCollection(show, [
+		accessTokenOption('the accessToken body field'),
+		{
+			displayName: 'Customer ID',
+			name: 'customerId',
+			type: 'string',
+			default: '',
+			description:
+				'The account whose beneficiaries to list, sent as the Connected-CustomerId header; empty lists your own account',
+		},
+		{
+			displayName: 'Page Concurrency',
+			name: 'pageConcurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10 },
+			default: 4,
+			description:
+				'With Return All: how many pages to read at once after the first. Halves by itself when the gateway reports a traffic limit.',
+		},
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+			default: MAX_PAGE_SIZE,
+			description: 'Beneficiaries per request (1 to 50). Larger pages mean fewer requests.',
+		},
+		timeoutOption,
+	]),
 ];
 
 export const FILTER_KEYS = [
@@ -176,13 +170,19 @@ export function buildRequest(filters: IDataObject, options: IDataObject): Benefi
 	};
 	for (const key of Object.keys(filters)) {
 		if (!(FILTER_KEYS as readonly string[]).includes(key)) {
-			throw new ValidationError(key, 'known filter', `Unknown filter "${key}"`, `Use one of: ${FILTER_KEYS.join(', ')}.`);
+			throw new ValidationError(
+				key,
+				'known filter',
+				`Unknown filter "${key}"`,
+				`Use one of: ${FILTER_KEYS.join(', ')}.`,
+			);
 		}
 	}
 	for (const key of FILTER_KEYS) {
 		const value = filters[key];
 		if (key === 'currencyList' || key === 'relationFilter') {
-			if (value !== undefined && value !== '') request[key] = (Array.isArray(value) ? value : String(value).split(',')).map((v) => String(v).trim());
+			if (value !== undefined && value !== '')
+				request[key] = (Array.isArray(value) ? value : String(value).split(',')).map((v) => String(v).trim());
 		} else {
 			(request as unknown as IDataObject)[key] = optionalString(value);
 		}
@@ -193,7 +193,11 @@ export function buildRequest(filters: IDataObject, options: IDataObject): Benefi
 	return compact;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: ApiSession): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: ApiSession,
+): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -201,11 +205,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	let limit: number | undefined;
 	if (!returnAll) {
 		limit = Number(this.getNodeParameter('limit', itemIndex, 50));
-		if (!Number.isInteger(limit) || limit < 1) throw new ValidationError('limit', 'whole number of at least 1', `Limit must be a whole number of at least 1, got ${JSON.stringify(limit)}`);
+		if (!Number.isInteger(limit) || limit < 1)
+			throw new ValidationError(
+				'limit',
+				'whole number of at least 1',
+				`Limit must be a whole number of at least 1, got ${JSON.stringify(limit)}`,
+			);
 	}
 	const concurrency = options.pageConcurrency === undefined ? 4 : Number(options.pageConcurrency);
 	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10) {
-		throw new ValidationError('pageConcurrency', 'whole number from 1 to 10', `Page Concurrency must be a whole number from 1 to 10, got ${JSON.stringify(options.pageConcurrency)}`);
+		throw new ValidationError(
+			'pageConcurrency',
+			'whole number from 1 to 10',
+			`Page Concurrency must be a whole number from 1 to 10, got ${JSON.stringify(options.pageConcurrency)}`,
+		);
 	}
 	const customerId = optionalString(options.customerId);
 	const headers = customerId ? { 'Connected-CustomerId': customerId } : undefined;
@@ -235,7 +248,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 /** Exactly-once identity: the beneficiary token, else the partner's reference ID, else the whole object. */
 export function beneficiaryKey(item: IDataObject): string {
 	if (typeof item.beneficiaryToken === 'string' && item.beneficiaryToken) return `t:${item.beneficiaryToken}`;
-	if (typeof item.referenceBeneficiaryId === 'string' && item.referenceBeneficiaryId) return `r:${item.referenceBeneficiaryId}`;
+	if (typeof item.referenceBeneficiaryId === 'string' && item.referenceBeneficiaryId)
+		return `r:${item.referenceBeneficiaryId}`;
 	return `j:${JSON.stringify(item)}`;
 }
 

@@ -38,7 +38,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 }
 
 /** Every failure becomes an n8n error that says what happened and what to do; none carries a secret. */
-export function toNodeError(fn: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function toNodeError(
+	fn: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	const node = redacted(fn.getNode());
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ApiResultError) {
@@ -54,7 +58,8 @@ export function toNodeError(fn: IExecuteFunctions, error: unknown, itemIndex: nu
 	}
 	if (error instanceof ListingChangedError) {
 		return new NodeOperationError(node, error.message, {
-			description: 'The list was read a second time and still did not add up, so nothing was returned rather than an incomplete or duplicated list. Run the node again once the beneficiaries stop changing.',
+			description:
+				'The list was read a second time and still did not add up, so nothing was returned rather than an incomplete or duplicated list. Run the node again once the beneficiaries stop changing.',
 			itemIndex,
 		});
 	}
@@ -89,7 +94,10 @@ function redactParameters(value: unknown): unknown {
 	if (!value || typeof value !== 'object') return value;
 	const copy: IDataObject = {};
 	for (const [key, inner] of Object.entries(value)) {
-		copy[key] = SECRET_PARAMETERS.has(key) && inner !== '' && inner !== undefined ? '[hidden]' : (redactParameters(inner) as IDataObject);
+		copy[key] =
+			SECRET_PARAMETERS.has(key) && inner !== '' && inner !== undefined
+				? '[hidden]'
+				: (redactParameters(inner) as IDataObject);
 	}
 	return copy;
 }

@@ -2,7 +2,25 @@
  * Amount (field notes): `{ currency, value }`, value an integer in the currency's minor unit,
  * sent as a string by some SDKs and as a number by others.
  */
-const EXPONENT_0 = ['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'];
+const EXPONENT_0 = [
+	'BIF',
+	'CLP',
+	'DJF',
+	'GNF',
+	'ISK',
+	'JPY',
+	'KMF',
+	'KRW',
+	'PYG',
+	'RWF',
+	'UGX',
+	'UYI',
+	'VND',
+	'VUV',
+	'XAF',
+	'XOF',
+	'XPF',
+];
 const EXPONENT_3 = ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'];
 const EXPONENT_4 = ['CLF', 'UYW'];
 

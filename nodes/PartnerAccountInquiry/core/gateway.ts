@@ -21,7 +21,12 @@ export function isLoopbackHost(hostname: string): boolean {
 export function resolveBaseUrl(environment: string, customBaseUrl?: string): string {
 	if (environment in GATEWAYS) return GATEWAYS[environment as keyof typeof GATEWAYS].url;
 	if (environment !== 'custom') {
-		throw new ValidationError('environment', 'one of sg, eu, na, custom', `Unknown gateway "${environment}"`, 'Choose a gateway in the credential.');
+		throw new ValidationError(
+			'environment',
+			'one of sg, eu, na, custom',
+			`Unknown gateway "${environment}"`,
+			'Choose a gateway in the credential.',
+		);
 	}
 	const text = (customBaseUrl ?? '').trim();
 	if (!URL.canParse(text)) {

@@ -123,7 +123,9 @@ function checkRsa(key: KeyObject, field: KeyField, formats: string): KeyObject {
 }
 
 function looksLikePrivateKey(der: Buffer): boolean {
-	return (['pkcs8', 'pkcs1'] as const).some((type) => attempt(() => createPrivateKey({ key: der, format: 'der', type })).ok);
+	return (['pkcs8', 'pkcs1'] as const).some(
+		(type) => attempt(() => createPrivateKey({ key: der, format: 'der', type })).ok,
+	);
 }
 
 function unreadable(field: KeyField, formats: string): KeyFormatError {

@@ -159,7 +159,12 @@ async function fetchWithBackoff<T>(
 	}
 }
 
-function assemble<T>(options: ReadListingOptions<T>, first: Page<T>, pages: Map<number, Page<T>>, pagesRead: number): T[] {
+function assemble<T>(
+	options: ReadListingOptions<T>,
+	first: Page<T>,
+	pages: Map<number, Page<T>>,
+	pagesRead: number,
+): T[] {
 	const { totalCount, totalPageNumber } = first;
 	const expectedPages = totalCount === 0 ? Math.max(0, totalPageNumber) : Math.ceil(totalCount / options.pageSize);
 	if (totalPageNumber !== expectedPages && !(totalCount === 0 && totalPageNumber <= 1)) {
@@ -174,20 +179,37 @@ function assemble<T>(options: ReadListingOptions<T>, first: Page<T>, pages: Map<
 	for (let n = 1; n <= pagesRead; n++) {
 		const page = pages.get(n) as Page<T>;
 		if (page.totalCount !== totalCount) {
-			throw new ListingChangedError(`page 1 reported ${totalCount} beneficiaries, page ${n} reported ${page.totalCount}`, totalCount, page.totalCount);
+			throw new ListingChangedError(
+				`page 1 reported ${totalCount} beneficiaries, page ${n} reported ${page.totalCount}`,
+				totalCount,
+				page.totalCount,
+			);
 		}
 		if (page.currentPageNumber !== n) {
-			throw new ListingChangedError(`page ${n} was asked for but page ${page.currentPageNumber} came back`, n, page.currentPageNumber);
+			throw new ListingChangedError(
+				`page ${n} was asked for but page ${page.currentPageNumber} came back`,
+				n,
+				page.currentPageNumber,
+			);
 		}
-		const expectedOnPage = n < totalPageNumber ? options.pageSize : totalCount - (totalPageNumber - 1) * options.pageSize;
+		const expectedOnPage =
+			n < totalPageNumber ? options.pageSize : totalCount - (totalPageNumber - 1) * options.pageSize;
 		if (page.items.length !== expectedOnPage) {
-			throw new ListingChangedError(`page ${n} holds ${page.items.length} beneficiaries where ${expectedOnPage} were due`, expectedOnPage, page.items.length);
+			throw new ListingChangedError(
+				`page ${n} holds ${page.items.length} beneficiaries where ${expectedOnPage} were due`,
+				expectedOnPage,
+				page.items.length,
+			);
 		}
 		for (const item of page.items) {
 			const key = options.keyOf(item);
 			const earlier = seen.get(key);
 			if (earlier !== undefined) {
-				throw new ListingChangedError(`the same beneficiary came back on page ${earlier} and on page ${n} (the pages shifted)`, totalCount, items.length + 1);
+				throw new ListingChangedError(
+					`the same beneficiary came back on page ${earlier} and on page ${n} (the pages shifted)`,
+					totalCount,
+					items.length + 1,
+				);
 			}
 			seen.set(key, n);
 			items.push(item);

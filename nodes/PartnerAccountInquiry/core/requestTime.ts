@@ -14,8 +14,7 @@ export function formatRequestTime(date: Date = new Date(), offsetMinutes = 0): s
 }
 
 /** Both spec forms: `2019-04-04T12:08:56+08:00` and `2019-04-04T04:08:56Z` (fraction tolerated). */
-const ISO_8601_WITH_ZONE =
-	/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
+const ISO_8601_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
 
 /** Milliseconds since the epoch, or undefined when the text is not an ISO 8601 time with a zone. */
 export function parseRequestTime(text: string): number | undefined {

@@ -9,20 +9,69 @@ export interface ResultCodeInfo {
 
 export const RESULT_CODES: Record<string, ResultCodeInfo> = {
 	SUCCESS: { status: 'S', meaning: 'Success.', action: 'None.' },
-	PROCESS_FAIL: { status: 'F', meaning: 'General business failure.', action: 'Do not retry; human intervention is needed: contact support.' },
-	PARAM_ILLEGAL: { status: 'F', meaning: 'Illegal parameter, such as non-numeric input or an invalid date.', action: 'Check the header and body fields (the node parameters and the credential).' },
-	UNKNOWN_EXCEPTION: { status: 'U', meaning: 'Failure for unknown reasons; the service may be down.', action: 'Retry later; if it persists, contact support.' },
-	REQUEST_TRAFFIC_EXCEED_LIMIT: { status: 'U', meaning: 'Request traffic exceeds the limit.', action: 'Call again later; contact support if it persists.' },
-	OAUTH_FAIL: { status: 'F', meaning: 'OAuth authentication failed.', action: 'Check the access token; contact support.' },
-	INVALID_API: { status: 'F', meaning: 'The called API is invalid or not active.', action: 'Check the API called (the gateway or base URL), then ask support to enable it.' },
-	INVALID_CLIENT: { status: 'F', meaning: 'The client ID does not exist or is invalid.', action: 'Check the Client ID and the Gateway in the credential.' },
-	INVALID_SIGNATURE: { status: 'F', meaning: 'The request signature is invalid.', action: 'Check that the Private Key in the credential belongs to the public key registered with the service and that the Key Version matches.' },
+	PROCESS_FAIL: {
+		status: 'F',
+		meaning: 'General business failure.',
+		action: 'Do not retry; human intervention is needed: contact support.',
+	},
+	PARAM_ILLEGAL: {
+		status: 'F',
+		meaning: 'Illegal parameter, such as non-numeric input or an invalid date.',
+		action: 'Check the header and body fields (the node parameters and the credential).',
+	},
+	UNKNOWN_EXCEPTION: {
+		status: 'U',
+		meaning: 'Failure for unknown reasons; the service may be down.',
+		action: 'Retry later; if it persists, contact support.',
+	},
+	REQUEST_TRAFFIC_EXCEED_LIMIT: {
+		status: 'U',
+		meaning: 'Request traffic exceeds the limit.',
+		action: 'Call again later; contact support if it persists.',
+	},
+	OAUTH_FAIL: {
+		status: 'F',
+		meaning: 'OAuth authentication failed.',
+		action: 'Check the access token; contact support.',
+	},
+	INVALID_API: {
+		status: 'F',
+		meaning: 'The called API is invalid or not active.',
+		action: 'Check the API called (the gateway or base URL), then ask support to enable it.',
+	},
+	INVALID_CLIENT: {
+		status: 'F',
+		meaning: 'The client ID does not exist or is invalid.',
+		action: 'Check the Client ID and the Gateway in the credential.',
+	},
+	INVALID_SIGNATURE: {
+		status: 'F',
+		meaning: 'The request signature is invalid.',
+		action:
+			'Check that the Private Key in the credential belongs to the public key registered with the service and that the Key Version matches.',
+	},
 	METHOD_NOT_SUPPORTED: { status: 'F', meaning: 'HTTP method not implemented.', action: 'Use POST.' },
-	UN_SUPPORT_BUSINESS: { status: 'F', meaning: 'Unsupported business, for example an incorrect currency.', action: 'Retry with correct information (check the currency and filters).' },
+	UN_SUPPORT_BUSINESS: {
+		status: 'F',
+		meaning: 'Unsupported business, for example an incorrect currency.',
+		action: 'Retry with correct information (check the currency and filters).',
+	},
 	SYSTEM_ERROR: { status: 'F', meaning: 'System error.', action: 'Do not retry; contact support.' },
-	USER_NOT_EXIST: { status: 'F', meaning: 'The user does not exist.', action: 'Retry with correct user information (check the Customer ID).' },
-	CONTRACT_CHECK_FAIL: { status: 'F', meaning: 'Contract check failed.', action: 'Check the contract status before retrying.' },
-	ACCOUNT_NOT_EXIST: { status: 'F', meaning: 'The account does not exist.', action: 'Check the account (the accumulation ID or Connected Account ID) and retry.' },
+	USER_NOT_EXIST: {
+		status: 'F',
+		meaning: 'The user does not exist.',
+		action: 'Retry with correct user information (check the Customer ID).',
+	},
+	CONTRACT_CHECK_FAIL: {
+		status: 'F',
+		meaning: 'Contract check failed.',
+		action: 'Check the contract status before retrying.',
+	},
+	ACCOUNT_NOT_EXIST: {
+		status: 'F',
+		meaning: 'The account does not exist.',
+		action: 'Check the account (the accumulation ID or Connected Account ID) and retry.',
+	},
 };
 
 /** Spec 3 and 8: after U, at most 7 repeats at these intervals (minutes). */
@@ -53,7 +102,9 @@ export function explainResult(result: ApiResult): ResultExplanation {
 	if (info) {
 		parts.push(`${code}: ${info.meaning} What to do: ${info.action}`);
 	} else if (status === 'F') {
-		parts.push(`${code} is not a code the API documents. The call failed; check the parameters, then contact support quoting the code.`);
+		parts.push(
+			`${code} is not a code the API documents. The call failed; check the parameters, then contact support quoting the code.`,
+		);
 	} else {
 		parts.push(`${code} is not a code the API documents.`);
 	}

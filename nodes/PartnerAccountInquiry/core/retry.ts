@@ -17,7 +17,10 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
 	return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
+export async function withRetries<T>(
+	attempt: (attemptNumber: number) => Promise<T>,
+	options: RetryOptions,
+): Promise<T> {
 	const random = options.random ?? Math.random;
 	for (let n = 0; ; n++) {
 		const outcome = await settle(attempt(n));

@@ -2,7 +2,20 @@ import { ValidationError } from './errors';
 import { attempt } from './settle';
 
 /** Spec sections 2.3, 2.5 and 8: every rule, checked before anything is sent. */
-export const SUPPORTED_CURRENCIES = ['USD', 'EUR', 'GBP', 'NZD', 'CAD', 'AUD', 'JPY', 'SGD', 'HKD', 'CNH', 'CNY', 'KRW'] as const;
+export const SUPPORTED_CURRENCIES = [
+	'USD',
+	'EUR',
+	'GBP',
+	'NZD',
+	'CAD',
+	'AUD',
+	'JPY',
+	'SGD',
+	'HKD',
+	'CNH',
+	'CNY',
+	'KRW',
+] as const;
 export const ASSET_TYPES = ['BANK_ACCOUNT', 'WALLET_ACCOUNT'] as const;
 export const RELATION_FILTERS = ['SAME_NAME', 'THIRD_PARTY'] as const;
 export const QUOTA_METHODS = ['USER_ID', 'RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT', 'BENEFICIARY'] as const;
@@ -53,7 +66,8 @@ const PATTERNS: Record<string, RegExp> = {
 
 const PATTERN_TEXT: Record<string, string> = {
 	bankAccountNo: '^[A-Z0-9]{0,34}$ (upper-case letters and digits, at most 34)',
-	bankAccountIBAN: '^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$ (country code, check digits, then up to 30 letters or digits; no spaces)',
+	bankAccountIBAN:
+		'^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$ (country code, check digits, then up to 30 letters or digits; no spaces)',
 };
 
 /** A value as it appears in a message: JSON where it can be, never a secret, never a crash (BigInt). */
@@ -98,7 +112,11 @@ function checkString(field: string, value: unknown): void {
 function checkEnum(field: string, value: unknown, allowed: readonly string[]): void {
 	if (value === undefined) return;
 	if (typeof value !== 'string' || !allowed.includes(value)) {
-		throw new ValidationError(field, `one of ${allowed.join(', ')}`, `${field} ${shown(field, value)} is not one of ${allowed.join(', ')}`);
+		throw new ValidationError(
+			field,
+			`one of ${allowed.join(', ')}`,
+			`${field} ${shown(field, value)} is not one of ${allowed.join(', ')}`,
+		);
 	}
 }
 
@@ -109,7 +127,11 @@ function checkEnumList(field: string, value: unknown, allowed: readonly string[]
 	}
 	for (const item of value) {
 		if (typeof item !== 'string' || !allowed.includes(item)) {
-			throw new ValidationError(field, `each one of ${allowed.join(', ')}`, `${field} contains ${shown(field, item)}, which is not one of ${allowed.join(', ')}`);
+			throw new ValidationError(
+				field,
+				`each one of ${allowed.join(', ')}`,
+				`${field} contains ${shown(field, item)}, which is not one of ${allowed.join(', ')}`,
+			);
 		}
 	}
 	if (new Set(value).size !== value.length) {
@@ -125,7 +147,15 @@ function checkInteger(field: string, value: unknown, min: number, max?: number):
 }
 
 export function validateBeneficiaryListRequest(request: BeneficiaryListRequest): void {
-	for (const field of ['accessToken', 'beneficiaryToken', 'beneficiaryNick', 'referenceBeneficiaryId', 'bankAccountNo', 'bankAccountIBAN', 'accountName']) {
+	for (const field of [
+		'accessToken',
+		'beneficiaryToken',
+		'beneficiaryNick',
+		'referenceBeneficiaryId',
+		'bankAccountNo',
+		'bankAccountIBAN',
+		'accountName',
+	]) {
 		checkString(field, request[field as keyof BeneficiaryListRequest]);
 	}
 	checkEnumList('currencyList', request.currencyList, SUPPORTED_CURRENCIES);
@@ -142,7 +172,11 @@ export function validateAccessToken(value: string | undefined): void {
 
 export function validateQuotaRequest(request: QuotaRequest): void {
 	if (request.quotaAccumulationMethod === undefined) {
-		throw new ValidationError('quotaAccumulationMethod', 'required', `quotaAccumulationMethod is required: one of ${QUOTA_METHODS.join(', ')}`);
+		throw new ValidationError(
+			'quotaAccumulationMethod',
+			'required',
+			`quotaAccumulationMethod is required: one of ${QUOTA_METHODS.join(', ')}`,
+		);
 	}
 	checkEnum('quotaAccumulationMethod', request.quotaAccumulationMethod, QUOTA_METHODS);
 	if (typeof request.quotaAccumulationId !== 'string' || request.quotaAccumulationId.trim() === '') {
@@ -153,15 +187,27 @@ export function validateQuotaRequest(request: QuotaRequest): void {
 		);
 	}
 	if (typeof request.currency !== 'string' || !/^[A-Z]{3}$/.test(request.currency)) {
-		throw new ValidationError('currency', '3-letter ISO 4217 code', `currency ${display(request.currency)} is not a 3-letter upper-case ISO 4217 code such as USD`);
+		throw new ValidationError(
+			'currency',
+			'3-letter ISO 4217 code',
+			`currency ${display(request.currency)} is not a 3-letter upper-case ISO 4217 code such as USD`,
+		);
 	}
 	if (request.quotaAccumulationMethod === 'BENEFICIARY') {
 		if (request.tradeType === undefined || request.tradeType === '') {
-			throw new ValidationError('tradeType', 'required for BENEFICIARY', 'tradeType (GOODS or SERVICE) is required when quotaAccumulationMethod is BENEFICIARY');
+			throw new ValidationError(
+				'tradeType',
+				'required for BENEFICIARY',
+				'tradeType (GOODS or SERVICE) is required when quotaAccumulationMethod is BENEFICIARY',
+			);
 		}
 		checkEnum('tradeType', request.tradeType, TRADE_TYPES);
 	} else if (request.tradeType !== undefined) {
-		throw new ValidationError('tradeType', 'only for BENEFICIARY', `tradeType is sent only when quotaAccumulationMethod is BENEFICIARY, not ${request.quotaAccumulationMethod}`);
+		throw new ValidationError(
+			'tradeType',
+			'only for BENEFICIARY',
+			`tradeType is sent only when quotaAccumulationMethod is BENEFICIARY, not ${request.quotaAccumulationMethod}`,
+		);
 	}
 }
 
@@ -182,6 +228,9 @@ function describeSubject(method: string): string {
 export function compactBody<T extends object>(body: T): Partial<T> {
 	// Object.fromEntries defines own properties, so even a "__proto__" key stays a plain field.
 	return Object.fromEntries(
-		Object.entries(body).filter(([, value]) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)),
+		Object.entries(body).filter(
+			([, value]) =>
+				value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0),
+		),
 	) as Partial<T>;
 }

@@ -12,7 +12,8 @@ export class ApiResultError extends Error {
 		const explanation = explainResult(result);
 		super(`${explanation.code}${explanation.message ? `: ${explanation.message}` : ''}`);
 		if (unsigned) {
-			explanation.description += ' (The gateway did not sign this failure answer; it carries no data, so it is reported as it came.)';
+			explanation.description +=
+				' (The gateway did not sign this failure answer; it carries no data, so it is reported as it came.)';
 		}
 		this.explanation = explanation;
 	}

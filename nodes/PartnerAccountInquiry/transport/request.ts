@@ -45,7 +45,8 @@ export class ApiSession {
 	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
 		return await withRetries(() => this.callOnce(path, body, options), {
 			retries: TRANSIENT_RETRIES,
-			isRetryable: (error) => isTransient(error) && (options.retryRateLimit !== false || !(error instanceof ApiResultError)),
+			isRetryable: (error) =>
+				isTransient(error) && (options.retryRateLimit !== false || !(error instanceof ApiResultError)),
 			sleep,
 			baseDelayMs: RETRY_BASE_DELAY_MS,
 			signal: options.signal,
@@ -92,11 +93,21 @@ export class ApiSession {
 				);
 			}
 		}
-		verifyResponse({ method: 'POST', uri: signingUri(url), clientId: this.credentials.clientId, headers, body: raw, publicKey: this.publicKey });
+		verifyResponse({
+			method: 'POST',
+			uri: signingUri(url),
+			clientId: this.credentials.clientId,
+			headers,
+			body: raw,
+			publicKey: this.publicKey,
+		});
 		const data = parseJson(raw);
 		const result = data.result as IDataObject | undefined;
 		if (!result || typeof result !== 'object' || typeof result.resultStatus !== 'string') {
-			throw new ResponseShapeError('The response has no result object with a resultStatus', 'The gateway answered something other than this API: check the Base URL.');
+			throw new ResponseShapeError(
+				'The response has no result object with a resultStatus',
+				'The gateway answered something other than this API: check the Base URL.',
+			);
 		}
 		if (result.resultStatus !== 'S') throw new ApiResultError(result);
 		return data;
@@ -116,7 +127,10 @@ function rawBody(body: unknown): Buffer {
 	if (body instanceof ArrayBuffer) return Buffer.from(body);
 	if (typeof body === 'string') return Buffer.from(body, 'utf8');
 	if (body === undefined || body === null) return Buffer.alloc(0);
-	throw new ResponseShapeError('The response body arrived already parsed, so its signature cannot be checked', 'Report this as a bug of the node.');
+	throw new ResponseShapeError(
+		'The response body arrived already parsed, so its signature cannot be checked',
+		'Report this as a bug of the node.',
+	);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -124,7 +138,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 function parseJson(raw: Buffer): IDataObject {
 	const text = attempt(() => decoder.decode(raw));
 	if (!text.ok) {
-		throw new ResponseShapeError('The response body is not valid UTF-8 text', 'The gateway sent a broken response; try again, then contact support.');
+		throw new ResponseShapeError(
+			'The response body is not valid UTF-8 text',
+			'The gateway sent a broken response; try again, then contact support.',
+		);
 	}
 	const parsed = attempt((): unknown => JSON.parse(text.value));
 	if (!parsed.ok) {
@@ -135,7 +152,10 @@ function parseJson(raw: Buffer): IDataObject {
 	}
 	const data = parsed.value;
 	if (!data || typeof data !== 'object' || Array.isArray(data)) {
-		throw new ResponseShapeError('The response body is not a JSON object', 'The gateway sent an unexpected response; check the Base URL.');
+		throw new ResponseShapeError(
+			'The response body is not a JSON object',
+			'The gateway sent an unexpected response; check the Base URL.',
+		);
 	}
 	return data as IDataObject;
 }
@@ -168,7 +188,8 @@ function networkError(error: unknown): Error {
 		if (!value || typeof value !== 'object' || seen.has(value) || depth > 4) return;
 		seen.add(value);
 		const record = value as Record<string, unknown>;
-		for (const key of ['code', 'httpCode', 'errno']) if (typeof record[key] === 'string') codes.push(record[key] as string);
+		for (const key of ['code', 'httpCode', 'errno'])
+			if (typeof record[key] === 'string') codes.push(record[key] as string);
 		for (const key of ['cause', 'error', 'context']) visit(record[key], depth + 1);
 	};
 	visit(error, 0);
