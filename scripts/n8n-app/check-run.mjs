@@ -1,0 +1,178 @@
+// Asserts what one `n8n execute --id <id> --rawOutput` run of a smoke workflow produced.
+//
+//   node scripts/n8n-app/check-run.mjs <workflow file name> <captured output> <exit code>
+//
+// The expectations are computed from the simulator's own data set (.dev-dist/sandbox/data.js),
+// with predicates written here again, so a filter the gateway or the node got wrong shows up.
+// Prints one "ok ..." line, or a "FAIL ..." line and exits 1.
+import { readFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+
+const [caseFile, outputFile, exitCodeText] = process.argv.slice(2);
+const caseName = caseFile.replace(/\.json$/, '');
+const exitCode = Number(exitCodeText);
+const text = readFileSync(outputFile, 'utf8');
+const require = createRequire(import.meta.url);
+const { createCustomers } = require(resolve('.dev-dist/sandbox/data.js'));
+const customers = createCustomers();
+
+class Failure extends Error {}
+function check(condition, message) {
+	if (!condition) throw new Failure(message);
+}
+
+/** The execution JSON that `n8n execute` printed: the whole output, or the block between log lines. */
+function execution() {
+	try {
+		return JSON.parse(text);
+	} catch {
+		const lines = text.split('\n');
+		const start = lines.indexOf('{');
+		const end = lines.indexOf('}', start);
+		check(start >= 0 && end > start, 'n8n printed no execution JSON');
+		return JSON.parse(lines.slice(start, end + 1).join('\n'));
+	}
+}
+
+function items(run, node) {
+	const runs = run.data?.resultData?.runData?.[node];
+	check(Array.isArray(runs) && runs.length === 1, `node "${node}" did not run exactly once`);
+	check(runs[0].executionStatus === 'success', `node "${node}" ended with status ${runs[0].executionStatus}`);
+	return runs[0].data.main[0] ?? [];
+}
+
+function succeeded() {
+	check(exitCode === 0, `n8n execute exited with ${exitCode}`);
+	const run = execution();
+	check(run.status === 'success' && run.finished === true, `execution status is "${run.status}", not success`);
+	return run;
+}
+
+function sameTokens(actual, expected, what) {
+	const got = actual.map((item) => item.json.beneficiaryToken);
+	const want = expected.map((b) => b.beneficiaryToken);
+	check(got.length === want.length, `${what}: ${got.length} items, expected ${want.length}`);
+	check(new Set(got).size === got.length, `${what}: duplicate beneficiaryToken values`);
+	const firstDiff = got.findIndex((token, i) => token !== want[i]);
+	check(firstDiff < 0, `${what}: item ${firstDiff} is ${got[firstDiff]}, expected ${want[firstDiff]} (API order)`);
+}
+
+const beneficiaries = (customerId) => customers.get(customerId).beneficiaries;
+
+const cases = {
+	'list-all-pages'() {
+		const out = items(succeeded(), 'List Beneficiaries');
+		check(out.length === 320, `Return All gave ${out.length} items, expected 320`);
+		check(new Set(out.map((i) => i.json.beneficiaryToken)).size === 320, 'Return All gave duplicate beneficiaryToken values');
+		sameTokens(out, beneficiaries('CUST_LARGE'), 'Return All');
+		check(out.every((i) => typeof i.json.extendInfo === 'object'), 'a field the spec does not name (extendInfo) was dropped');
+		return '320 items, 320 distinct beneficiaryToken values, in API order (7 pages of 50)';
+	},
+	'list-filtered'() {
+		const out = items(succeeded(), 'List Beneficiaries');
+		const currencies = ['USD', 'EUR'];
+		const all = beneficiaries('CUST_LARGE');
+		const expected = all.filter((b) => currencies.includes(b.currency) && b.assetType === 'BANK_ACCOUNT');
+		const currencyOnly = all.filter((b) => currencies.includes(b.currency)).length;
+		check(out.every((i) => currencies.includes(i.json.currency) && i.json.assetType === 'BANK_ACCOUNT'), 'an item outside the filters came back');
+		check(expected.length > 0 && expected.length < currencyOnly, 'the data set no longer makes this filter meaningful');
+		sameTokens(out, expected, 'currencyList [USD, EUR] + assetType BANK_ACCOUNT');
+		return `${out.length} of 320 items, all USD or EUR bank accounts (currency alone: ${currencyOnly})`;
+	},
+	'list-account-name'() {
+		const out = items(succeeded(), 'List Beneficiaries');
+		const expected = beneficiaries('CUST_SMALL').filter((b) => b.accountName.includes('深圳'));
+		check(expected.length === 2, 'the data set no longer has two 深圳 account names in CUST_SMALL');
+		check(out.every((i) => i.json.accountName.includes('深圳')), 'an item whose account name lacks 深圳 came back');
+		sameTokens(out, expected, 'accountName 深圳');
+		return `2 items, both "${out[0].json.accountName}" (non-ASCII filter signed and matched)`;
+	},
+	'list-limit'() {
+		const out = items(succeeded(), 'List Beneficiaries');
+		sameTokens(out, beneficiaries('').slice(0, 5), 'Limit 5 with page size 2');
+		return '5 items, the first 5 of the own account (3 pages of 2)';
+	},
+	quota() {
+		const out = items(succeeded(), 'Get Available Quota');
+		check(out.length === 1, `${out.length} items, expected 1`);
+		const { json } = out[0];
+		check(json.availableQuotaAmount === 12500, `availableQuotaAmount is ${JSON.stringify(json.availableQuotaAmount)}, expected 12500`);
+		check(json.availableQuota?.currency === 'USD' && String(json.availableQuota?.value) === '1250000', `availableQuota is ${JSON.stringify(json.availableQuota)}`);
+		check(json.quotaAccumulationMethod === 'USER_ID' && json.quotaAccumulationId === 'U-1001', 'the quota is not U-1001 by USER_ID');
+		return 'U-1001: availableQuotaAmount 12500 (USD 1250000 minor units)';
+	},
+	'quota-expressions'() {
+		const out = items(succeeded(), 'Get Available Quota');
+		check(out.length === 2, `${out.length} items, expected 2 (one per input item)`);
+		const got = out.map((i) => [i.json.quotaAccumulationId, i.json.availableQuota?.currency, i.json.availableQuotaAmount, i.pairedItem?.item]);
+		const want = [
+			['U-1001', 'USD', 12500, 0],
+			['RA-JPY', 'JPY', 5000000, 1],
+		];
+		check(JSON.stringify(got) === JSON.stringify(want), `got ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+		return 'two items from expressions: U-1001 12500 USD, RA-JPY 5000000 JPY, each paired with its input';
+	},
+	'quota-error'() {
+		check(exitCode !== 0, 'n8n execute exited 0 for a workflow that must fail');
+		check(text.includes('CONTRACT_CHECK_FAIL'), 'CONTRACT_CHECK_FAIL appears nowhere in what n8n printed');
+		const run = execution();
+		check(run.status === 'error', `execution status is "${run.status}", not error`);
+		const error = run.data.resultData.error;
+		check(error && String(error.message).includes('CONTRACT_CHECK_FAIL'), `the error message is ${JSON.stringify(error?.message)}`);
+		check(error.node?.name === 'Get Available Quota', `the error names node ${JSON.stringify(error.node?.name)}`);
+		check(/contract/i.test(String(error.description)), `the error description ${JSON.stringify(error.description)} gives no meaning or action`);
+		return `failed as it must: "${error.message}"`;
+	},
+	'quota-continue-on-fail'() {
+		const out = items(succeeded(), 'Get Available Quota');
+		check(out.length === 1, `${out.length} items, expected 1 error item`);
+		const { json } = out[0];
+		check(json.resultCode === 'CONTRACT_CHECK_FAIL', `resultCode is ${JSON.stringify(json.resultCode)}`);
+		check(String(json.error).includes('CONTRACT_CHECK_FAIL'), `error is ${JSON.stringify(json.error)}`);
+		check(json.resultStatus === 'F', `resultStatus is ${JSON.stringify(json.resultStatus)}`);
+		return `error item { resultCode: CONTRACT_CHECK_FAIL, resultStatus: F, error: "${json.error}" }`;
+	},
+	'export-csv'() {
+		succeeded();
+		const file = join(process.env.PAI_SMOKE_EXPORT_DIR ?? '', 'beneficiaries.csv');
+		check(existsSync(file), `${file} was not written`);
+		// Convert to File writes a UTF-8 byte order mark first, so spreadsheet programs read non-ASCII names right.
+		const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/).filter((line) => line.length > 0);
+		check(lines.length === 321, `the CSV has ${lines.length} lines, expected 321 (a header and 320 rows)`);
+		const header = lines[0].split(',');
+		check(header.includes('beneficiaryToken') && header.includes('accountName'), `the CSV header is ${lines[0].slice(0, 120)}`);
+		check(lines.slice(1).every((line, i) => line.includes(beneficiaries('CUST_LARGE')[i].beneficiaryToken)), 'a CSV row does not hold its beneficiary');
+		check(lines.some((line) => line.includes('深圳市前海贸易有限公司')), 'non-ASCII account names did not survive the CSV');
+		return 'beneficiaries.csv written: header + 320 rows, non-ASCII names intact';
+	},
+};
+
+cases['agent-tool'] = () => {
+	const out = items(succeeded(), 'AI Agent');
+	check(out.length === 4, `the agent gave ${out.length} answers, expected 4 (one per question)`);
+	const [quota, failure, listing, own] = out.map((i) => String(i.json.output ?? ''));
+	check(/"availableQuotaAmount":\s*12500\b/.test(quota) && quota.includes('"quotaAccumulationId":"U-1001"'), `the answer about U-1001 does not carry its quota 12500: ${quota.slice(0, 300)}`);
+	check(failure.includes('"resultCode":"CONTRACT_CHECK_FAIL"'), `the answer about U-CONTRACT does not carry resultCode CONTRACT_CHECK_FAIL: ${failure.slice(0, 300)}`);
+	const listed = JSON.parse(listing.replace(/^Tool result: /, '') || '[]');
+	const expected = beneficiaries('CUST_SMALL').filter((b) => b.accountName.includes('深圳')).map((b) => b.beneficiaryToken);
+	check(JSON.stringify(listed.map((b) => b.beneficiaryToken)) === JSON.stringify(expected), `the beneficiaries tool gave ${listing.slice(0, 300)}`);
+	const ownListed = JSON.parse(own.replace(/^Tool result: /, '') || '[]');
+	const ownExpected = beneficiaries('').map((b) => b.beneficiaryToken);
+	check(JSON.stringify(ownListed.map((b) => b.beneficiaryToken)) === JSON.stringify(ownExpected), `with no arguments the beneficiaries tool gave ${own.slice(0, 300)}`);
+	// What n8n offered the model: both tools, their arguments being the $fromAI() keys.
+	const requests = readFileSync(process.env.PAI_SMOKE_LLM_LOG ?? '', 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+	const tools = new Map(requests.flatMap((r) => r.body?.tools ?? []).map((t) => [t.function.name, Object.keys(t.function.parameters?.properties ?? {}).sort().join(', ')]));
+	const want = { Get_available_quota: 'currency, userId', List_beneficiaries: 'accountName, customerId' };
+	for (const [name, args] of Object.entries(want)) check(tools.get(name) === args, `n8n offered tool ${name} with arguments {${tools.get(name)}}, expected {${args}}`);
+	return 'tools Get_available_quota {currency, userId} and List_beneficiaries {accountName, customerId} offered; U-1001 answered 12500, U-CONTRACT answered resultCode CONTRACT_CHECK_FAIL, CUST_SMALL "深圳" answered its 2 beneficiaries, no arguments answered the own 12';
+};
+
+const run = cases[caseName];
+try {
+	check(run, `no expectations defined for ${caseFile}`);
+	console.log(`ok   ${caseName}: ${run()}`);
+} catch (error) {
+	console.log(`FAIL ${caseName}: ${error instanceof Failure ? error.message : error?.stack ?? error}`);
+	process.exit(1);
+}
