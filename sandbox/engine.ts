@@ -5,7 +5,7 @@
  * credentials store. Used by the workflow tests and by `npm run demo`; nothing here is mocked
  * but the credential store and the start node.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,7 +36,8 @@ import { PartnerAccountInquiry } from '../nodes/PartnerAccountInquiry/PartnerAcc
 import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION } from './server';
 
 // n8n-core keeps its instance settings under N8N_USER_FOLDER: a throw-away folder, not ~/.n8n.
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'pai-n8n-'));
+process.env.N8N_USER_FOLDER ??= join(tmpdir(), 'pai-n8n-engine');
+mkdirSync(process.env.N8N_USER_FOLDER, { recursive: true });
 process.env.N8N_LOG_LEVEL ??= 'silent';
 
 export const NODE_TYPE = 'n8n-nodes-partner-account-inquiry.partnerAccountInquiry';
@@ -120,6 +121,8 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	nodeType?: INodeType;
 	credentialType?: ICredentialType;
+	/** The type name in the workflow; n8n names the AI-tool variant "<type>Tool". */
+	nodeTypeName?: string;
 }
 
 export interface NodeRun {
@@ -135,7 +138,8 @@ export interface NodeRun {
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const nodeType = options.nodeType ?? new PartnerAccountInquiry();
 	const credentialType = options.credentialType ?? new PartnerAccountInquiryApi();
-	const registry: Record<string, INodeType> = { 'test.start': startNodeType, [NODE_TYPE]: nodeType };
+	const typeName = options.nodeTypeName ?? NODE_TYPE;
+	const registry: Record<string, INodeType> = { 'test.start': startNodeType, [typeName]: nodeType };
 	const nodeTypes: INodeTypes = {
 		getByName: (type) => registry[type],
 		getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(registry[type], version),
@@ -146,7 +150,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		{
 			id: 'node',
 			name: 'Partner Account Inquiry',
-			type: NODE_TYPE,
+			type: typeName,
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: options.parameters,

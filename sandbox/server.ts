@@ -342,6 +342,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	}
 
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const arrival = performance.now();
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		const raw = Buffer.concat(chunks);
@@ -352,7 +353,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		inFlight++;
 		sim.peakInFlight = Math.max(sim.peakInFlight, inFlight);
 		try {
-			if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+			if (latencyMs > 0) await delayUntil(arrival + latencyMs);
 			const operation =
 				url.pathname === `${basePath}${LIST_PATH}`
 					? 'list'
@@ -402,6 +403,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	sim.port = port;
 	sim.url = `http://${options.host ?? '127.0.0.1'}:${port}${basePath}`;
 	return sim;
+}
+
+/**
+ * Waits until `due` (performance.now() time). A plain setTimeout overshoots by a millisecond or
+ * two, which over 200 pages would be blamed on the client: the timer wakes a little early and the
+ * last stretch yields to the event loop until the exact moment.
+ */
+async function delayUntil(due: number): Promise<void> {
+	const early = due - performance.now() - 2;
+	if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
+	while (performance.now() < due) await new Promise((resolve) => setImmediate(resolve));
 }
 
 function faultResult(fault: FaultKind | undefined): Answer | undefined {

@@ -155,3 +155,28 @@ describe('Continue On Fail', () => {
 		expect(sim().requests).toHaveLength(1);
 	});
 });
+
+describe('as an AI agent’s tool', () => {
+	it('answers a failure with an error item the model can read, instead of throwing', async () => {
+		const { runNode, sandboxCredentials, NODE_TYPE } = await import('../../sandbox/engine');
+		const run = await runNode({
+			nodeTypeName: `${NODE_TYPE}Tool`,
+			parameters: {
+				operation: 'getAvailableQuota',
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: 'U-CONTRACT',
+				currency: 'USD',
+			},
+			credentials: sandboxCredentials(sim().url),
+		});
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual([
+			expect.objectContaining({
+				resultStatus: 'F',
+				resultCode: 'CONTRACT_CHECK_FAIL',
+				error: expect.stringMatching(/CONTRACT_CHECK_FAIL/),
+			}),
+		]);
+		expect(run.json[0].description).toMatch(/Check the contract status/);
+	});
+});

@@ -24,13 +24,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw toNodeError(this, error, 0);
 	}
 
+	// As an AI agent's tool (type "...Tool"), a failure is returned as the tool's answer: the agent
+	// hands a thrown error to the model as an empty string, so the model could not tell the user why.
+	const failureAsItem = this.continueOnFail() || this.getNode().type.endsWith('Tool');
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			output.push(...(await handler.execute.call(this, itemIndex, session)));
 		} catch (error) {
 			const nodeError = toNodeError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
+			if (!failureAsItem) throw nodeError;
 			output.push({ json: errorItem(error, nodeError), pairedItem: { item: itemIndex } });
 		}
 	}
