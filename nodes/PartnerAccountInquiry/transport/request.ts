@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-w
 import { sleep } from 'n8n-workflow';
 
 import { ResponseVerificationError } from '../core/errors';
+import { parseResponseBody } from '../core/responseBody';
 import { withRetries } from '../core/retry';
 import { attempt } from '../core/settle';
 import { publicKeyFrom, privateKeyFrom } from '../core/signingCredentials';
@@ -133,31 +134,15 @@ function rawBody(body: unknown): Buffer {
 	);
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
 function parseJson(raw: Buffer): IDataObject {
-	const text = attempt(() => decoder.decode(raw));
-	if (!text.ok) {
-		throw new ResponseShapeError(
-			'The response body is not valid UTF-8 text',
-			'The gateway sent a broken response; try again, then contact support.',
-		);
-	}
-	const parsed = attempt((): unknown => JSON.parse(text.value));
+	const parsed = parseResponseBody(raw);
 	if (!parsed.ok) {
 		throw new ResponseShapeError(
-			`The response body is not valid JSON (${text.value.length} characters, starting ${JSON.stringify(text.value.slice(0, 40))})`,
-			'The gateway sent a broken response; try again, then contact support.',
+			parsed.problem,
+			'The gateway sent a broken or unexpected response; try again, then check the Base URL or contact support.',
 		);
 	}
-	const data = parsed.value;
-	if (!data || typeof data !== 'object' || Array.isArray(data)) {
-		throw new ResponseShapeError(
-			'The response body is not a JSON object',
-			'The gateway sent an unexpected response; check the Base URL.',
-		);
-	}
-	return data as IDataObject;
+	return parsed.value as IDataObject;
 }
 
 function snippet(raw: Buffer): string {
