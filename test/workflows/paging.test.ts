@@ -78,6 +78,17 @@ describe('a rate-limited listing', () => {
 	});
 });
 
+describe('HTTP 429 on a listing page', () => {
+	it('is left to the page pool (which narrows), not retried twice over: 4 attempts in all', async () => {
+		sim().addFault({ fault: 'http429', customerId: 'CUST_LARGE', pageNumber: 2 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/The gateway answered HTTP 429/);
+		expect(pagesAsked().filter((p) => p === 2)).toHaveLength(4);
+	});
+});
+
 describe('a listing whose total changes while it is read', () => {
 	it('is read once more and returned whole when it settles', async () => {
 		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1, times: 1 });

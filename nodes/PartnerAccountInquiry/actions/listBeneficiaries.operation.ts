@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { sleep } from 'n8n-workflow';
 
 import { ValidationError } from '../core/errors';
-import { ListingChangedError, readListing, type Page } from '../core/paging';
+import { readListing, type Page } from '../core/paging';
 import {
 	compactBody,
 	MAX_PAGE_SIZE,
@@ -280,4 +280,3 @@ export class ListingShapeError extends Error {
 	}
 }
 
-export { ListingChangedError };

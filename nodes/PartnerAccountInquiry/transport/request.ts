@@ -10,7 +10,7 @@ import { publicKeyFrom, privateKeyFrom } from '../core/signingCredentials';
 import { joinUrl, signingUri } from '../core/stringToSign';
 import { verifyResponse } from '../core/verifyResponse';
 import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './credentials';
-import { ApiResultError, isTransient, ResponseShapeError, TransientError } from './errors';
+import { ApiResultError, isRateLimited, isTransient, ResponseShapeError, TransientError } from './errors';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const TRANSIENT_RETRIES = 3;
@@ -20,7 +20,7 @@ export interface CallOptions {
 	headers?: IDataObject;
 	timeout?: number;
 	signal?: AbortSignal;
-	/** Also retry REQUEST_TRAFFIC_EXCEED_LIMIT here (the paging pool handles it itself). */
+	/** Also retry REQUEST_TRAFFIC_EXCEED_LIMIT and HTTP 429 here (false: the paging pool handles them). */
 	retryRateLimit?: boolean;
 }
 
@@ -46,8 +46,8 @@ export class ApiSession {
 	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
 		return await withRetries(() => this.callOnce(path, body, options), {
 			retries: TRANSIENT_RETRIES,
-			isRetryable: (error) =>
-				isTransient(error) && (options.retryRateLimit !== false || !(error instanceof ApiResultError)),
+			// A listing's page pool handles rate limits itself (it also narrows): retrying them here too would multiply attempts.
+			isRetryable: (error) => isTransient(error) && (options.retryRateLimit !== false || !isRateLimited(error)),
 			sleep,
 			baseDelayMs: RETRY_BASE_DELAY_MS,
 			signal: options.signal,
