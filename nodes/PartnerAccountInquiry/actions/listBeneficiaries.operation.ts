@@ -279,4 +279,3 @@ export class ListingShapeError extends Error {
 		super(`The beneficiary list response is not of the documented shape: ${detail}`);
 	}
 }
-
