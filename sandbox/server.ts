@@ -37,7 +37,9 @@ export type FaultKind =
 	| 'foreignClientId'
 	| 'malformedJson'
 	| 'totalChanges'
-	| 'answer';
+	| 'answer'
+	| 'redirect'
+	| 'foreignQuota';
 
 export interface FaultRule {
 	fault: FaultKind;
@@ -50,6 +52,8 @@ export interface FaultRule {
 	answer?: { status: 'S' | 'F' | 'U'; code: string; message: string };
 	/** For fault 'answer': send it without a signature header. */
 	unsigned?: boolean;
+	/** For fault 'answer': the HTTP status to send it with (200 when omitted). */
+	httpStatus?: number;
 }
 
 export interface LoggedRequest {
@@ -187,7 +191,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (fault !== 'unsigned' && !(fault === 'answer' && lastRule?.unsigned)) {
 			headers.signature = `algorithm=RSA256,keyVersion=${keyVersion},signature=${encodeURIComponent(signature.toString('base64'))}`;
 		}
-		res.writeHead(200, headers);
+		res.writeHead(fault === 'answer' ? (lastRule?.httpStatus ?? 200) : 200, headers);
 		res.end(body);
 	}
 
@@ -334,6 +338,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 					quotaAccumulationMethod: method,
 					quotaAccumulationId: id,
 					availableQuota: { currency: record.currency, value: record.value },
+					...(fault === 'foreignQuota' ? { quotaAccumulationId: `${id}-SOMEONE-ELSE` } : {}),
 					...(method === 'BENEFICIARY' ? { tradeType: body.tradeType } : {}),
 				},
 			},
@@ -439,6 +444,12 @@ function transportFault(fault: FaultKind | undefined, _req: IncomingMessage, res
 			res.socket?.destroy();
 			return true;
 		case 'hang':
+			return true;
+		case 'redirect':
+			res.writeHead(307, {
+				location: `http://127.0.0.1:${(res.socket?.localPort ?? 80) as number}/elsewhere${_req.url ?? ''}`,
+			});
+			res.end();
 			return true;
 		default:
 			return false;

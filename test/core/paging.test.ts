@@ -762,3 +762,25 @@ describe('readListing', () => {
 		});
 	});
 });
+
+describe('a page 1 whose counts do not add up', () => {
+	it('is refused before its totalPageNumber decides how many requests go out', async () => {
+		let calls = 0;
+		const error = await rejection(
+			readListing<{ id: string }>({
+				fetchPage: async () => {
+					calls++;
+					return { items: [{ id: 'a' }], totalCount: 1, totalPageNumber: 99_999_999, currentPageNumber: 1 };
+				},
+				pageSize: 50,
+				concurrency: 4,
+				keyOf: (item) => item.id,
+				isRateLimited: () => false,
+				sleep: async () => {},
+			}),
+		);
+		expect(error).toBeInstanceOf(ListingChangedError);
+		expect((error as Error).message).toMatch(/page 1 reports 1 beneficiaries in 99999999 pages/);
+		expect(calls).toBe(2);
+	});
+});

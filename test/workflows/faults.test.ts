@@ -151,3 +151,45 @@ describe('malformed answers are clear errors, not crashes', () => {
 		expect(sim().requests).toHaveLength(1);
 	});
 });
+
+describe('found in review', () => {
+	it('a signed U answer on HTTP 500 is judged by its result code: no inline retry, the spec schedule', async () => {
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			httpStatus: 500,
+			answer: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'unknown' },
+		});
+		const run = await quota(sim(), QUOTA);
+		expect(run.error?.message).toMatch(/UNKNOWN_EXCEPTION/);
+		expect(run.error?.description).toMatch(/at most 7 times/);
+		expect(sim().requests).toHaveLength(1);
+	});
+
+	it('a redirect is not followed: the signed body and headers never reach another address', async () => {
+		sim().addFault({ fault: 'redirect', operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/HTTP 307 with no signed API result/);
+		expect(sim().requests).toHaveLength(1);
+	});
+
+	it('a quota answer about another ID is not used', async () => {
+		sim().addFault({ fault: 'foreignQuota', operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/about quotaAccumulationId "U-1001-SOMEONE-ELSE", not the "U-1001" asked for/);
+	});
+
+	it('a page that alternates 503 and traffic limits gets one budget: 4 attempts in all', async () => {
+		for (const fault of ['http503', 'rateLimit', 'http503', 'rateLimit', 'http503'] as const) {
+			sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber: 2, times: 1 });
+		}
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		expect(run.status).toBe('error');
+		expect(sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === 2)).toHaveLength(
+			4,
+		);
+	});
+});

@@ -33,9 +33,9 @@ const LIST_CASES: Array<[string, INodeParameters, RegExp]> = [
 		/beneficiaryNick is 71 characters long; the API accepts at most 70/,
 	],
 	[
-		'a beneficiary token of 129 characters',
+		'a beneficiary token of 129 characters, without showing it',
 		{ filters: { beneficiaryToken: 'A'.repeat(129) } },
-		/beneficiaryToken is 129 characters long; the API accepts at most 128/,
+		/beneficiaryToken is 129 characters long; the API accepts at most 128$/,
 	],
 	[
 		'a reference ID of 65 characters',

@@ -114,11 +114,26 @@ export async function execute(
 		headers,
 		timeout: options.timeout === undefined ? undefined : Number(options.timeout),
 	});
-	return [{ json: toOutput(data), pairedItem: { item: itemIndex } }];
+	return [{ json: toOutput(data, request), pairedItem: { item: itemIndex } }];
 }
 
 /** The quota fields as returned, plus availableQuotaAmount in major units. */
-export function toOutput(data: IDataObject): IDataObject {
+export function toOutput(data: IDataObject, request: QuotaRequest): IDataObject {
+	// The signature binds the answer to the path, client and time, not to the question: check that
+	// this answer is about what was asked before it becomes this item's quota.
+	for (const [field, asked, answered] of [
+		['quotaAccumulationMethod', request.quotaAccumulationMethod, data.quotaAccumulationMethod],
+		['quotaAccumulationId', request.quotaAccumulationId, data.quotaAccumulationId],
+		['tradeType', request.tradeType, data.tradeType],
+		['availableQuota.currency', request.currency, (data.availableQuota as IDataObject | undefined)?.currency],
+	] as const) {
+		if (answered !== undefined && asked !== undefined && answered !== asked) {
+			throw new ResponseShapeError(
+				`The quota answer is about ${field} ${JSON.stringify(answered)}, not the ${JSON.stringify(asked)} asked for`,
+				'The answer does not belong to this request, so it was not used. Run the node again; if it persists, contact support.',
+			);
+		}
+	}
 	const quota = data.availableQuota as IDataObject | undefined;
 	if (!quota || typeof quota !== 'object' || typeof quota.currency !== 'string') {
 		throw new ResponseShapeError(

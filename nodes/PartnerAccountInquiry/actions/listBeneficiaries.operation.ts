@@ -10,7 +10,7 @@ import {
 	validateBeneficiaryListRequest,
 	type BeneficiaryListRequest,
 } from '../core/validation';
-import { isRateLimited } from '../transport/errors';
+import { isRateLimited, isTransient } from '../transport/errors';
 import { PATHS } from '../transport/paths';
 import { TRANSIENT_RETRIES, type ApiSession } from '../transport/request';
 import { accessTokenOption, optionalString, optionsCollection, timeoutOption } from './common';
@@ -230,6 +230,7 @@ export async function execute(
 		concurrency,
 		keyOf: beneficiaryKey,
 		isRateLimited,
+		isRetryable: isTransient,
 		sleep,
 		rateLimitRetries: TRANSIENT_RETRIES,
 		fetchPage: async (pageNumber, signal) => {
@@ -237,7 +238,7 @@ export async function execute(
 				headers,
 				timeout,
 				signal,
-				retryRateLimit: false,
+				retries: 0, // one retry budget per page: the pool's
 			});
 			return toPage(data, pageNumber);
 		},

@@ -25,10 +25,12 @@ export interface ReadListingOptions<T> {
 	/** Identity of an item for the exactly-once check. */
 	keyOf: (item: T) => string;
 	isRateLimited: (error: unknown) => boolean;
+	/** Failures worth another try of the page (rate limits always are); only rate limits narrow the pool. */
+	isRetryable?: (error: unknown) => boolean;
 	sleep: (ms: number) => Promise<void>;
 	/** First pause after a rate-limit answer, doubled on each repeat for the same page. */
 	rateLimitBackoffMs?: number;
-	/** How many times one page is retried after rate-limit answers before giving up. */
+	/** How many times one page is retried (one budget for every retryable failure) before giving up. */
 	rateLimitRetries?: number;
 	random?: () => number;
 }
@@ -69,6 +71,7 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<{ 
 async function readOnce<T>(options: ReadListingOptions<T>, stats: ListingStats): Promise<T[]> {
 	const controller = new AbortController();
 	const first = await fetchWithBackoff(options, 1, controller.signal, stats, () => undefined);
+	checkFirstPage(first, options.pageSize);
 	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, options.pageSize, options.limit);
 	const pages = new Map<number, Page<T>>([[1, first]]);
 	const rest = Array.from({ length: Math.max(0, pagesToRead - 1) }, (_, i) => i + 2);
@@ -151,11 +154,27 @@ async function fetchWithBackoff<T>(
 		const outcome = await settle(options.fetchPage(pageNumber, signal));
 		if (outcome.ok) return outcome.value;
 		const { error } = outcome;
-		if (!options.isRateLimited(error) || attempt >= retries || signal.aborted) throw error;
-		stats.rateLimited++;
-		onRateLimited();
+		const rateLimited = options.isRateLimited(error);
+		if (!(rateLimited || options.isRetryable?.(error)) || attempt >= retries || signal.aborted) throw error;
+		if (rateLimited) {
+			stats.rateLimited++;
+			onRateLimited();
+		}
 		await options.sleep(base * 2 ** attempt * (0.5 + random()));
 		if (signal.aborted) throw error;
+	}
+}
+
+/** Page 1 must add up before its totalPageNumber decides how many requests go out. */
+function checkFirstPage<T>(first: Page<T>, pageSize: number): void {
+	const { totalCount, totalPageNumber } = first;
+	const expectedPages = Math.ceil(totalCount / pageSize);
+	if (totalPageNumber !== expectedPages && !(totalCount === 0 && totalPageNumber <= 1)) {
+		throw new ListingChangedError(
+			`page 1 reports ${totalCount} beneficiaries in ${totalPageNumber} pages, but ${totalCount} at ${pageSize} a page make ${expectedPages}`,
+			expectedPages,
+			totalPageNumber,
+		);
 	}
 }
 
@@ -166,14 +185,6 @@ function assemble<T>(
 	pagesRead: number,
 ): T[] {
 	const { totalCount, totalPageNumber } = first;
-	const expectedPages = totalCount === 0 ? Math.max(0, totalPageNumber) : Math.ceil(totalCount / options.pageSize);
-	if (totalPageNumber !== expectedPages && !(totalCount === 0 && totalPageNumber <= 1)) {
-		throw new ListingChangedError(
-			`page 1 reports ${totalCount} beneficiaries in ${totalPageNumber} pages, but ${totalCount} at ${options.pageSize} a page make ${expectedPages}`,
-			expectedPages,
-			totalPageNumber,
-		);
-	}
 	const items: T[] = [];
 	const seen = new Map<string, number>();
 	for (let n = 1; n <= pagesRead; n++) {

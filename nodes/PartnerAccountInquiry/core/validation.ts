@@ -48,7 +48,7 @@ export interface QuotaRequest {
 }
 
 /** Fields whose values must never be echoed in an error. */
-const SECRET_FIELDS = new Set(['accessToken']);
+const SECRET_FIELDS = new Set(['accessToken', 'beneficiaryToken']);
 
 const LIMITS: Record<string, number> = {
 	accessToken: 64,

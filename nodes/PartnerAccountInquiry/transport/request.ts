@@ -10,7 +10,7 @@ import { publicKeyFrom, privateKeyFrom } from '../core/signingCredentials';
 import { joinUrl, signingUri } from '../core/stringToSign';
 import { verifyResponse } from '../core/verifyResponse';
 import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './credentials';
-import { ApiResultError, isRateLimited, isTransient, ResponseShapeError, TransientError } from './errors';
+import { ApiResultError, isTransient, ResponseShapeError, TransientError } from './errors';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const TRANSIENT_RETRIES = 3;
@@ -20,8 +20,8 @@ export interface CallOptions {
 	headers?: IDataObject;
 	timeout?: number;
 	signal?: AbortSignal;
-	/** Also retry REQUEST_TRAFFIC_EXCEED_LIMIT and HTTP 429 here (false: the paging pool handles them). */
-	retryRateLimit?: boolean;
+	/** Retries of transient failures here; 0 when the caller (the page pool) retries itself. */
+	retries?: number;
 }
 
 /**
@@ -45,9 +45,8 @@ export class ApiSession {
 
 	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
 		return await withRetries(() => this.callOnce(path, body, options), {
-			retries: TRANSIENT_RETRIES,
-			// A listing's page pool handles rate limits itself (it also narrows): retrying them here too would multiply attempts.
-			isRetryable: (error) => isTransient(error) && (options.retryRateLimit !== false || !isRateLimited(error)),
+			retries: options.retries ?? TRANSIENT_RETRIES,
+			isRetryable: isTransient,
 			sleep,
 			baseDelayMs: RETRY_BASE_DELAY_MS,
 			signal: options.signal,
@@ -68,6 +67,8 @@ export class ApiSession {
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+				// A redirect would carry the signed body, access token and headers to another host.
+				disableFollowRedirect: true,
 				abortSignal: options.signal,
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
@@ -75,18 +76,16 @@ export class ApiSession {
 		}
 		const raw = rawBody(response.body);
 		const status = response.statusCode;
-		if (status === 429 || status >= 500) {
-			throw new TransientError(`The gateway answered HTTP ${status}`, snippet(raw), status);
-		}
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
 		const hasSignature = Object.keys(headers).some((name) => name.toLowerCase() === 'signature');
 		if (!hasSignature) {
 			// Like the 2026 SDKs: an unsigned failure is reported (it carries nothing to trust); an unsigned success is refused below.
 			const failure = unsignedFailure(raw);
 			if (failure) throw new ApiResultError(failure, true);
-		}
-		if (status < 200 || status >= 300) {
-			if (!hasSignature) {
+			if (status === 429 || status >= 500) {
+				throw new TransientError(`The gateway answered HTTP ${status}`, snippet(raw), status);
+			}
+			if (status < 200 || status >= 300) {
 				throw new ResponseShapeError(
 					`The gateway answered HTTP ${status} with no signed API result`,
 					`Check the Gateway or Base URL in the credential. The body began: ${snippet(raw)}`,
@@ -94,6 +93,7 @@ export class ApiSession {
 				);
 			}
 		}
+		// A signed answer is judged by its result code whatever the HTTP status (the spec defines none).
 		verifyResponse({
 			method: 'POST',
 			uri: signingUri(url),
@@ -165,7 +165,7 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 /** n8n wraps transport failures (in a NodeApiError); find the network code wherever it sits. */
-function networkError(error: unknown): Error {
+export function networkError(error: unknown): Error {
 	if (error instanceof ResponseVerificationError) return error;
 	const codes: string[] = [];
 	const seen = new Set<unknown>();
@@ -181,9 +181,13 @@ function networkError(error: unknown): Error {
 	const message = error instanceof Error ? error.message : String(error);
 	const code = codes.find((c) => c in NETWORK_CODES) ?? (/timeout/i.test(message) ? 'ETIMEDOUT' : undefined);
 	if (code === 'ERR_CANCELED') return new TransientError('The request was cancelled', code);
-	return new TransientError(
-		// No raw code such as ECONNRESET in the message: NodeApiError would swap the whole message for its generic text.
-		code ? `No answer from the gateway: ${NETWORK_CODES[code]}` : `No answer from the gateway: ${message}`,
-		code ?? message,
-	);
+	if (!code) {
+		// Not a network failure (a header value n8n refused, a blocked address, ...): retrying would not help.
+		return new ResponseShapeError(
+			`The request could not be sent: ${message}`,
+			"Check the Base URL, the Customer ID and Connected Account ID (they are sent as headers), and n8n's network settings.",
+		);
+	}
+	// No raw code such as ECONNRESET in the message: NodeApiError would swap the whole message for its generic text.
+	return new TransientError(`No answer from the gateway: ${NETWORK_CODES[code]}`, code);
 }
