@@ -430,7 +430,7 @@ function faultResult(fault: FaultKind | undefined): Answer | undefined {
 }
 
 /** Faults below the API: HTTP errors with an HTML body, a reset connection, no answer at all. */
-function transportFault(fault: FaultKind | undefined, _req: IncomingMessage, res: ServerResponse): boolean {
+function transportFault(fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse): boolean {
 	switch (fault) {
 		case 'http429':
 		case 'http502':
@@ -447,7 +447,7 @@ function transportFault(fault: FaultKind | undefined, _req: IncomingMessage, res
 			return true;
 		case 'redirect':
 			res.writeHead(307, {
-				location: `http://127.0.0.1:${(res.socket?.localPort ?? 80) as number}/elsewhere${_req.url ?? ''}`,
+				location: `http://127.0.0.1:${(res.socket?.localPort ?? 80) as number}/elsewhere${req.url ?? ''}`,
 			});
 			res.end();
 			return true;

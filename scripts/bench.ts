@@ -133,6 +133,16 @@ function requestCpu(): { raw: number; ours: number; forge: number; verify: numbe
 	const baseUrl = 'https://open-sea.worldfirst.com';
 
 	const rawSign = () => sign('sha256', Buffer.from('POST /x\nc.t.{}'), rawKey);
+	const verifyOnly = () =>
+		verifyResponse({
+			method: 'POST',
+			uri,
+			clientId,
+			headers: responseHeaders,
+			body: responseBytes,
+			publicKey: publicKeyFrom(gatewayPublicPem),
+		});
+	const parseOnly = () => parseResponseBody(responseBytes);
 	// Exactly the functions the transport runs for one request: serialise, sign (authenticate),
 	// verify the raw bytes, parse them.
 	const ourPath = () => {
@@ -145,15 +155,8 @@ function requestCpu(): { raw: number; ours: number; forge: number; verify: numbe
 			privateKey: privateKeyFrom(privatePem),
 			body,
 		});
-		verifyResponse({
-			method: 'POST',
-			uri,
-			clientId,
-			headers: responseHeaders,
-			body: responseBytes,
-			publicKey: publicKeyFrom(gatewayPublicPem),
-		});
-		if (!parseResponseBody(responseBytes).ok) throw new Error('parse failed');
+		verifyOnly();
+		if (!parseOnly().ok) throw new Error('parse failed');
 	};
 
 	const forgePrivate = forge.pki.privateKeyFromPem(privatePem);
@@ -171,16 +174,6 @@ function requestCpu(): { raw: number; ours: number; forge: number; verify: numbe
 			throw new Error('forge verify failed');
 		JSON.parse(responseBytes.toString('utf8'));
 	};
-	const verifyOnly = () =>
-		verifyResponse({
-			method: 'POST',
-			uri,
-			clientId,
-			headers: responseHeaders,
-			body: responseBytes,
-			publicKey: publicKeyFrom(gatewayPublicPem),
-		});
-	const parseOnly = () => parseResponseBody(responseBytes);
 	const [raw, ours, forgeCpu, verifyCpu, parseCpu] = cpuPerCall([
 		[rawSign, 200],
 		[ourPath, 200],

@@ -233,3 +233,23 @@ install_package_into() {
 	}
 	say "installed $(basename "$tarball") into $nodes/node_modules"
 }
+
+# Builds the dev tree and starts the gateway simulator on a free loopback port, in the
+# background. Sets SIM_PORT, SIM_URL and SIM_PID (the caller's cleanup stops it). $1: work dir.
+start_simulator() {
+	local work="$1"
+	say "starting the gateway simulator (npm run build:dev)"
+	npm run build:dev --silent >"$work/logs/build-dev.log" 2>&1 || {
+		show_log "$work/logs/build-dev.log"
+		die "npm run build:dev failed"
+	}
+	SIM_PORT="$(free_port)"
+	SIM_URL="http://127.0.0.1:$SIM_PORT"
+	node .dev-dist/sandbox/cli.js --port "$SIM_PORT" >"$work/logs/simulator.log" 2>&1 &
+	SIM_PID=$!
+	wait_http "$SIM_PORT" / 20 || {
+		show_log "$work/logs/simulator.log"
+		die "the simulator did not start on $SIM_URL"
+	}
+	say "simulator on $SIM_URL (pid $SIM_PID)"
+}

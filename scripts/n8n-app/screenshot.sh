@@ -87,17 +87,9 @@ mkdir -p "$USER_FOLDER/.n8n/nodes"
 install_package_into "$USER_FOLDER" "$WORK"
 n8n_env "$USER_FOLDER"
 
-say "starting the gateway simulator"
-npm run build:dev --silent >"$WORK/logs/build-dev.log" 2>&1 || {
-	show_log "$WORK/logs/build-dev.log"
-	die "npm run build:dev failed"
-}
-SIM_PORT="$(free_port)"
-node .dev-dist/sandbox/cli.js --port "$SIM_PORT" >"$WORK/logs/simulator.log" 2>&1 &
-SIM_PID=$!
-wait_http "$SIM_PORT" / 20 || die "the simulator did not start"
+start_simulator "$WORK"
 
-node "$HERE/make-credential.mjs" "http://127.0.0.1:$SIM_PORT" "$WORK/credentials.json"
+node "$HERE/make-credential.mjs" "$SIM_URL" "$WORK/credentials.json"
 timeout 180 "$N8N_APP_BIN" import:credentials --input="$WORK/credentials.json" >"$WORK/logs/import-credentials.log" 2>&1 || {
 	show_log "$WORK/logs/import-credentials.log"
 	die "n8n import:credentials failed"

@@ -83,20 +83,7 @@ export N8N_RESTRICT_FILE_ACCESS_TO="$WORK/export"
 export N8N_BLOCK_ENV_ACCESS_IN_NODE=false
 
 # 3. The simulator.
-say "starting the gateway simulator (npm run build:dev)"
-npm run build:dev --silent >"$WORK/logs/build-dev.log" 2>&1 || {
-	show_log "$WORK/logs/build-dev.log"
-	die "npm run build:dev failed"
-}
-SIM_PORT="$(free_port)"
-node .dev-dist/sandbox/cli.js --port "$SIM_PORT" >"$WORK/logs/simulator.log" 2>&1 &
-SIM_PID=$!
-SIM_URL="http://127.0.0.1:$SIM_PORT"
-wait_http "$SIM_PORT" / 20 || {
-	show_log "$WORK/logs/simulator.log"
-	die "the simulator did not start on $SIM_URL"
-}
-say "simulator on $SIM_URL (pid $SIM_PID)"
+start_simulator "$WORK"
 
 # A scripted stand-in for OpenAI on loopback, for the AI Agent run (agent-tool.json).
 LLM_PORT="$(free_port)"

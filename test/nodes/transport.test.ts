@@ -1,4 +1,4 @@
-import { ResponseShapeError, TransientError } from '../../nodes/PartnerAccountInquiry/transport/errors';
+import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/transport/errors';
 import { networkError } from '../../nodes/PartnerAccountInquiry/transport/request';
 
 describe('networkError: which send failures are worth a retry', () => {
@@ -27,7 +27,7 @@ describe('networkError: which send failures are worth a retry', () => {
 		['too many redirects', new Error('Maximum number of redirects exceeded')],
 	])('%s is not: it fails at once, saying the request could not be sent', (_name, error) => {
 		const result = networkError(error);
-		expect(result).toBeInstanceOf(ResponseShapeError);
+		expect(result).toBeInstanceOf(RequestError);
 		expect(result.message).toMatch(/^The request could not be sent: /);
 	});
 });

@@ -41,8 +41,3 @@ export const list = (sim: Simulator, parameters: INodeParameters, extra: RunExtr
 
 export const quota = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
 	runOperation(sim, 'getAvailableQuota', parameters, extra);
-
-/** API requests the simulator received (the node's, not counting none). */
-export function apiRequests(sim: Simulator) {
-	return sim.requests;
-}

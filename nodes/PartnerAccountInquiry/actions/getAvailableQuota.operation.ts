@@ -8,7 +8,7 @@ import {
 	validateQuotaRequest,
 	type QuotaRequest,
 } from '../core/validation';
-import { ResponseShapeError } from '../transport/errors';
+import { RequestError } from '../transport/errors';
 import { PATHS } from '../transport/paths';
 import type { ApiSession } from '../transport/request';
 import { accessTokenOption, optionalString, optionsCollection, timeoutOption } from './common';
@@ -128,7 +128,7 @@ export function toOutput(data: IDataObject, request: QuotaRequest): IDataObject 
 		['availableQuota.currency', request.currency, (data.availableQuota as IDataObject | undefined)?.currency],
 	] as const) {
 		if (answered !== undefined && asked !== undefined && answered !== asked) {
-			throw new ResponseShapeError(
+			throw new RequestError(
 				`The quota answer is about ${field} ${JSON.stringify(answered)}, not the ${JSON.stringify(asked)} asked for`,
 				'The answer does not belong to this request, so it was not used. Run the node again; if it persists, contact support.',
 			);
@@ -136,14 +136,14 @@ export function toOutput(data: IDataObject, request: QuotaRequest): IDataObject 
 	}
 	const quota = data.availableQuota as IDataObject | undefined;
 	if (!quota || typeof quota !== 'object' || typeof quota.currency !== 'string') {
-		throw new ResponseShapeError(
+		throw new RequestError(
 			'The quota response has no availableQuota with a currency',
 			'The gateway sent an unexpected response; contact support.',
 		);
 	}
 	const amount = minorToMajor(quota.value, quota.currency);
 	if (amount === undefined) {
-		throw new ResponseShapeError(
+		throw new RequestError(
 			`The quota response is not of the documented shape: availableQuota.value ${JSON.stringify(quota.value)} is not a whole number of minor units that a number can hold exactly (at most 9007199254740991)`,
 			'Contact support quoting this message.',
 		);

@@ -10,7 +10,7 @@ import {
 	validateBeneficiaryListRequest,
 	type BeneficiaryListRequest,
 } from '../core/validation';
-import { isRateLimited, isTransient } from '../transport/errors';
+import { isRateLimited, isTransient, RequestError } from '../transport/errors';
 import { PATHS } from '../transport/paths';
 import { TRANSIENT_RETRIES, type ApiSession } from '../transport/request';
 import { accessTokenOption, optionalString, optionsCollection, timeoutOption } from './common';
@@ -257,13 +257,13 @@ export function beneficiaryKey(item: IDataObject): string {
 function toPage(data: IDataObject, pageNumber: number): Page<IDataObject> {
 	const { beneficiaries } = data;
 	if (beneficiaries !== undefined && !Array.isArray(beneficiaries)) {
-		throw new ListingShapeError(`beneficiaries is not a list on page ${pageNumber}`);
+		throw listingShape(`beneficiaries is not a list on page ${pageNumber}`);
 	}
 	const count = (name: string): number => {
 		const value = data[name];
 		const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 		if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-			throw new ListingShapeError(`${name} is ${JSON.stringify(value)} on page ${pageNumber}, not a whole number`);
+			throw listingShape(`${name} is ${JSON.stringify(value)} on page ${pageNumber}, not a whole number`);
 		}
 		return n;
 	};
@@ -275,8 +275,9 @@ function toPage(data: IDataObject, pageNumber: number): Page<IDataObject> {
 	};
 }
 
-export class ListingShapeError extends Error {
-	constructor(detail: string) {
-		super(`The beneficiary list response is not of the documented shape: ${detail}`);
-	}
+function listingShape(detail: string): RequestError {
+	return new RequestError(
+		`The beneficiary list response is not of the documented shape: ${detail}`,
+		'The gateway sent an unexpected response; contact support quoting this message.',
+	);
 }

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CoreError } from '../core/errors';
 import { ListingChangedError } from '../core/paging';
-import { ApiResultError, ResponseShapeError, TransientError } from '../transport/errors';
+import { ApiResultError, RequestError, TransientError } from '../transport/errors';
 import { ApiSession } from '../transport/request';
 import * as getAvailableQuota from './getAvailableQuota.operation';
 import * as listBeneficiaries from './listBeneficiaries.operation';
@@ -75,16 +75,13 @@ export function toNodeError(
 			itemIndex,
 		});
 	}
-	if (error instanceof ResponseShapeError) {
+	if (error instanceof RequestError) {
 		return new NodeApiError(node, { message: error.message } as JsonObject, {
 			message: error.message,
 			description: error.hint,
 			httpCode: error.httpCode === undefined ? undefined : String(error.httpCode),
 			itemIndex,
 		});
-	}
-	if (error instanceof listBeneficiaries.ListingShapeError) {
-		return new NodeApiError(node, { message: error.message } as JsonObject, { message: error.message, itemIndex });
 	}
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }

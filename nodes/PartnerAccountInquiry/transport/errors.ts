@@ -34,8 +34,11 @@ export class TransientError extends Error {
 	}
 }
 
-/** An answer came back but is not one we can use: unexpected HTTP status, malformed JSON, wrong shape. */
-export class ResponseShapeError extends Error {
+/**
+ * A failure that retrying will not fix: an answer we cannot use (unexpected HTTP status,
+ * malformed JSON, wrong shape, an answer to another question) or a request n8n could not send.
+ */
+export class RequestError extends Error {
 	constructor(
 		message: string,
 		readonly hint: string,

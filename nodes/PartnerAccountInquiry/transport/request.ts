@@ -10,7 +10,7 @@ import { publicKeyFrom, privateKeyFrom } from '../core/signingCredentials';
 import { joinUrl, signingUri } from '../core/stringToSign';
 import { verifyResponse } from '../core/verifyResponse';
 import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './credentials';
-import { ApiResultError, isTransient, ResponseShapeError, TransientError } from './errors';
+import { ApiResultError, isTransient, RequestError, TransientError } from './errors';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const TRANSIENT_RETRIES = 3;
@@ -86,7 +86,7 @@ export class ApiSession {
 				throw new TransientError(`The gateway answered HTTP ${status}`, snippet(raw), status);
 			}
 			if (status < 200 || status >= 300) {
-				throw new ResponseShapeError(
+				throw new RequestError(
 					`The gateway answered HTTP ${status} with no signed API result`,
 					`Check the Gateway or Base URL in the credential. The body began: ${snippet(raw)}`,
 					status,
@@ -105,7 +105,7 @@ export class ApiSession {
 		const data = parseJson(raw);
 		const result = data.result as IDataObject | undefined;
 		if (!result || typeof result !== 'object' || typeof result.resultStatus !== 'string') {
-			throw new ResponseShapeError(
+			throw new RequestError(
 				'The response has no result object with a resultStatus',
 				'The gateway answered something other than this API: check the Base URL.',
 			);
@@ -128,7 +128,7 @@ function rawBody(body: unknown): Buffer {
 	if (body instanceof ArrayBuffer) return Buffer.from(body);
 	if (typeof body === 'string') return Buffer.from(body, 'utf8');
 	if (body === undefined || body === null) return Buffer.alloc(0);
-	throw new ResponseShapeError(
+	throw new RequestError(
 		'The response body arrived already parsed, so its signature cannot be checked',
 		'Report this as a bug of the node.',
 	);
@@ -137,7 +137,7 @@ function rawBody(body: unknown): Buffer {
 function parseJson(raw: Buffer): IDataObject {
 	const parsed = parseResponseBody(raw);
 	if (!parsed.ok) {
-		throw new ResponseShapeError(
+		throw new RequestError(
 			parsed.problem,
 			'The gateway sent a broken or unexpected response; try again, then check the Base URL or contact support.',
 		);
@@ -183,7 +183,7 @@ export function networkError(error: unknown): Error {
 	if (code === 'ERR_CANCELED') return new TransientError('The request was cancelled', code);
 	if (!code) {
 		// Not a network failure (a header value n8n refused, a blocked address, ...): retrying would not help.
-		return new ResponseShapeError(
+		return new RequestError(
 			`The request could not be sent: ${message}`,
 			"Check the Base URL, the Customer ID and Connected Account ID (they are sent as headers), and n8n's network settings.",
 		);
