@@ -100,6 +100,12 @@ export function readSandboxKey(name: string): string {
 	return readFileSync(join(SANDBOX_KEYS_DIR, name), 'utf8');
 }
 
+interface PreparedResponse {
+	status: number;
+	headers: Record<string, string>;
+	body: string;
+}
+
 interface Answer {
 	status: 'S' | 'F' | 'U';
 	code: string;
@@ -163,7 +169,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		return undefined;
 	}
 
-	function send(req: IncomingMessage, res: ServerResponse, path: string, answer: Answer, fault?: FaultKind): void {
+	/** The signed answer, ready to write: made when the request arrives, written when its latency is up. */
+	function prepare(req: IncomingMessage, path: string, answer: Answer, fault?: FaultKind): PreparedResponse {
 		const payload = {
 			result: { resultStatus: answer.status, resultCode: answer.code, resultMessage: answer.message },
 			...answer.data,
@@ -191,8 +198,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (fault !== 'unsigned' && !(fault === 'answer' && lastRule?.unsigned)) {
 			headers.signature = `algorithm=RSA256,keyVersion=${keyVersion},signature=${encodeURIComponent(signature.toString('base64'))}`;
 		}
-		res.writeHead(fault === 'answer' ? (lastRule?.httpStatus ?? 200) : 200, headers);
-		res.end(body);
+		return { status: fault === 'answer' ? (lastRule?.httpStatus ?? 200) : 200, headers, body };
 	}
 
 	function verifyRequest(req: IncomingMessage, path: string, raw: Buffer): Answer | undefined {
@@ -358,7 +364,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		inFlight++;
 		sim.peakInFlight = Math.max(sim.peakInFlight, inFlight);
 		try {
-			if (latencyMs > 0) await delayUntil(arrival + latencyMs);
+			// The answer is made (and signed) on arrival and leaves `latencyMs` after it: the injected
+			// latency is the whole round trip the client sees, not latency plus the simulator's own work.
 			const operation =
 				url.pathname === `${basePath}${LIST_PATH}`
 					? 'list'
@@ -386,8 +393,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			}
 			entry.resultCode = result.answer.code;
 			entry.fault = result.fault;
+			const prepared = prepare(req, path, result.answer, result.fault);
+			if (latencyMs > 0) await delayUntil(arrival + latencyMs);
 			if (transportFault(result.fault, req, res)) return;
-			send(req, res, path, result.answer, result.fault);
+			res.writeHead(prepared.status, prepared.headers);
+			res.end(prepared.body);
 		} finally {
 			inFlight--;
 		}
