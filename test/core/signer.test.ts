@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import forge from 'node-forge';
 
 import { signContent, verifyContent } from '../../nodes/PartnerAccountInquiry/core/signer';
-import { buildStringToSign } from '../../nodes/PartnerAccountInquiry/core/stringToSign';
+import { buildStringToSign, stringToSignParts } from '../../nodes/PartnerAccountInquiry/core/stringToSign';
 import { partnerPrivatePkcs8, partnerPublicSpki } from '../fixtures/keys';
 import { opensslVerify } from '../fixtures/openssl';
 import { signingVectors } from '../fixtures/vectors';
@@ -77,6 +77,24 @@ describe('signContent against independent implementations', () => {
 					body: `${body} `,
 				});
 				expect(verifyContent(publicKey, other, signature)).toBe(false);
+			}),
+			{ numRuns: 60 },
+		);
+	});
+
+	it('verifies content given in pieces exactly as the joined content, however it is cut', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.nat(), fc.boolean(), (body, cut, tamper) => {
+				const input = { method: 'POST', uri: '/amsin/api/v1/x', clientId: 'C', time: '2026-01-01T00:00:00Z', body };
+				const joined = buildStringToSign(input);
+				const signature = signContent(privateKey, joined);
+				const bytes = Buffer.from(joined);
+				if (tamper) bytes[cut % bytes.length] ^= 1;
+				const at = cut % (bytes.length + 1);
+				const pieces = [bytes.subarray(0, at), bytes.subarray(at)];
+				expect(verifyContent(publicKey, pieces, signature)).toBe(!tamper);
+				expect(verifyContent(publicKey, bytes, signature)).toBe(!tamper);
+				expect(verifyContent(publicKey, stringToSignParts(input), signature)).toBe(true);
 			}),
 			{ numRuns: 60 },
 		);

@@ -1,4 +1,9 @@
-import { buildStringToSign, joinUrl, signingUri } from '../../nodes/PartnerAccountInquiry/core/stringToSign';
+import {
+	buildStringToSign,
+	joinUrl,
+	signingUri,
+	stringToSignParts,
+} from '../../nodes/PartnerAccountInquiry/core/stringToSign';
 import { signingVectors } from '../fixtures/vectors';
 
 describe('buildStringToSign (spec 5.3 step 1)', () => {
@@ -23,6 +28,22 @@ describe('buildStringToSign (spec 5.3 step 1)', () => {
 		const content = buildStringToSign({ method: 'POST', uri: '/', clientId: 'c', time: 't', body });
 		expect(content.subarray(content.length - 4)).toEqual(body);
 	});
+
+	it.each(signingVectors.map((v) => [v.name, v] as const))(
+		'in pieces, is the same content, body not copied: %s',
+		(_n, v) => {
+			const body = Buffer.from(v.body, 'utf8');
+			const [head, tail] = stringToSignParts({
+				method: v.method,
+				uri: v.uri,
+				clientId: v.clientId,
+				time: v.requestTime,
+				body,
+			});
+			expect(Buffer.concat([head, tail]).toString('base64')).toBe(v.contentBase64);
+			expect(tail).toBe(body);
+		},
+	);
 });
 
 describe('joinUrl and signingUri', () => {

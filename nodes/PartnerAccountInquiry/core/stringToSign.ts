@@ -16,10 +16,14 @@ export interface SigningInput {
 	body: Buffer | string;
 }
 
-export function buildStringToSign({ method, uri, clientId, time, body }: SigningInput): Buffer {
+export function buildStringToSign(input: SigningInput): Buffer {
+	return Buffer.concat(stringToSignParts(input));
+}
+
+/** The same content in two pieces, so that a large response body is hashed where it lies, not copied. */
+export function stringToSignParts({ method, uri, clientId, time, body }: SigningInput): [head: Buffer, body: Buffer] {
 	const head = `${method.toUpperCase()} ${uri}\n${clientId}.${time}.`;
-	const bodyBytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-	return Buffer.concat([Buffer.from(head, 'utf8'), bodyBytes]);
+	return [Buffer.from(head, 'utf8'), typeof body === 'string' ? Buffer.from(body, 'utf8') : body];
 }
 
 /**

@@ -3,7 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import { CoreError, ResponseVerificationError, type VerificationFailure } from './errors';
 import { DEFAULT_ALGORITHM, parseSignatureHeader } from './signatureHeader';
 import { verifyContent } from './signer';
-import { buildStringToSign } from './stringToSign';
+import { stringToSignParts } from './stringToSign';
 
 /** Spec 5.4: what a response must satisfy before anything from it is used. */
 export interface ResponseToVerify {
@@ -66,7 +66,7 @@ export function verifyResponse(response: ResponseToVerify): VerifiedResponse {
 			'The response belongs to another client: do not use its data. Check the base URL and any proxy in between.',
 		);
 	}
-	const content = buildStringToSign({
+	const content = stringToSignParts({
 		method: response.method,
 		uri: response.uri,
 		clientId: response.clientId,
