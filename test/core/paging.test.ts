@@ -784,3 +784,169 @@ describe('a page 1 whose counts do not add up', () => {
 		expect(calls).toBe(2);
 	});
 });
+
+/**
+ * A virtual clock: `sleep` and the fake gateway's latency are timers on it, and `run` advances it
+ * from timer to timer, letting every promise settle in between. Timing is exact, nothing waits.
+ */
+function virtualTime() {
+	let now = 0;
+	const timers: Array<{ at: number; fire: () => void }> = [];
+	const at = (ms: number) =>
+		new Promise<void>((resolve) => {
+			timers.push({ at: now + ms, fire: resolve });
+		});
+	const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+	async function run<T>(promise: Promise<T>): Promise<T> {
+		let done = false;
+		const watched = promise.finally(() => {
+			done = true;
+		});
+		await settle();
+		while (!done && timers.length > 0) {
+			timers.sort((a, b) => a.at - b.at);
+			const next = timers.shift() as { at: number; fire: () => void };
+			now = Math.max(now, next.at);
+			next.fire();
+			await settle();
+		}
+		return await watched;
+	}
+	return { now: () => now, sleep: at, run };
+}
+
+describe('pacing (with a clock)', () => {
+	/** A gateway on the virtual clock: each page answers `latency(page, call)` ms after it was asked for. */
+	function pacedGateway(
+		clock: ReturnType<typeof virtualTime>,
+		all: Item[],
+		latency: (page: number, call: number) => number,
+	) {
+		const sent: Array<{ page: number; at: number }> = [];
+		const fetchPage = async (pageNumber: number): Promise<Page<Item>> => {
+			sent.push({ page: pageNumber, at: clock.now() });
+			await clock.sleep(latency(pageNumber, sent.length - 1));
+			return pageOf(all, 5, pageNumber);
+		};
+		return { fetchPage, sent };
+	}
+
+	it('spreads requests over the round trip instead of sending a burst, and reads every item once', async () => {
+		const clock = virtualTime();
+		const all = items(100);
+		const gateway = pacedGateway(clock, all, () => 40);
+		const { items: got } = await clock.run(
+			readListing<Item>({
+				fetchPage: gateway.fetchPage,
+				pageSize: 5,
+				concurrency: 4,
+				keyOf,
+				isRateLimited,
+				sleep: clock.sleep,
+				now: clock.now,
+			}),
+		);
+		expect(got).toEqual(all);
+		// Page 1 takes 40 ms; then one request every 40 / 4 = 10 ms, each place in the pool refilled as it frees.
+		expect(gateway.sent.map((s) => s.at)).toEqual([0, ...range(0, 18).map((i) => 40 + 10 * i)]);
+		expect(clock.now()).toBe(40 + 18 * 10 + 40);
+	});
+
+	it('without a clock, sends each round at once (the plain pool)', async () => {
+		const clock = virtualTime();
+		const all = items(40);
+		const gateway = pacedGateway(clock, all, () => 40);
+		await clock.run(
+			readListing<Item>({
+				fetchPage: gateway.fetchPage,
+				pageSize: 5,
+				concurrency: 4,
+				keyOf,
+				isRateLimited,
+				sleep: clock.sleep,
+			}),
+		);
+		expect(gateway.sent.map((s) => s.at)).toEqual([0, 40, 40, 40, 40, 80, 80, 80]);
+	});
+
+	it('paces by the fastest round trip seen, so a slow page 1 does not slow the rest', async () => {
+		const clock = virtualTime();
+		const all = items(60);
+		const gateway = pacedGateway(clock, all, (page) => (page === 1 ? 400 : 20));
+		const { items: got } = await clock.run(
+			readListing<Item>({
+				fetchPage: gateway.fetchPage,
+				pageSize: 5,
+				concurrency: 4,
+				keyOf,
+				isRateLimited,
+				sleep: clock.sleep,
+				now: clock.now,
+			}),
+		);
+		expect(got).toEqual(all);
+		const gaps = gateway.sent.slice(2).map((s, i) => s.at - gateway.sent[i + 1].at);
+		// Page 1 took 400 ms, so page 3 waits for 400 / 4 = 100 ms, until page 2 answers in 20: then 20 / 4.
+		expect(gaps.slice(0, 3)).toEqual([20, 5, 5]);
+		expect(gaps.slice(-4)).toEqual([5, 5, 5, 5]); // then 20 / 4
+	});
+
+	it('paces the narrower pool more widely after a rate limit, and still reads everything once', async () => {
+		const clock = virtualTime();
+		const all = items(50);
+		const sent: number[] = [];
+		let limited = false;
+		const { items: got, stats } = await clock.run(
+			readListing<Item>({
+				fetchPage: async (pageNumber) => {
+					sent.push(clock.now());
+					await clock.sleep(40);
+					if (pageNumber === 3 && !limited) {
+						limited = true;
+						throw new RateLimited();
+					}
+					return pageOf(all, 5, pageNumber);
+				},
+				pageSize: 5,
+				concurrency: 4,
+				keyOf,
+				isRateLimited,
+				sleep: clock.sleep,
+				now: clock.now,
+				rateLimitBackoffMs: 100,
+				random: () => 0.5,
+			}),
+		);
+		expect(got).toEqual(all);
+		expect(stats.rateLimited).toBe(1);
+		// Before the rate limit (at 90 ms) requests go out 40 / 4 = 10 ms apart; after it, the pool is at
+		// most 3 wide while it grows back, so never closer than 40 / 3 ms.
+		expect(sent.slice(0, 6)).toEqual([0, 40, 50, 60, 70, 80]);
+		const later = sent.filter((t) => t > 90);
+		expect(later.length).toBeGreaterThan(2);
+		later.slice(1).forEach((t, i) => expect(t - later[i]).toBeGreaterThanOrEqual(40 / 3 - 1e-9));
+	});
+
+	it('reports a failure once the requests in flight have ended, without waiting for a paced request', async () => {
+		const clock = virtualTime();
+		const boom = new Error('boom');
+		const sent: number[] = [];
+		const promise = readListing<Item>({
+			fetchPage: async (pageNumber) => {
+				sent.push(pageNumber);
+				await clock.sleep(40);
+				if (pageNumber === 2) throw boom;
+				return pageOf(items(100), 5, pageNumber);
+			},
+			pageSize: 5,
+			concurrency: 4,
+			keyOf,
+			isRateLimited,
+			sleep: clock.sleep,
+			now: clock.now,
+		});
+		expect(await clock.run(rejection(promise))).toBe(boom);
+		// Pages 2-5 went out 10 ms apart; page 2 failed at 80; nothing was sent after it.
+		expect(sent).toEqual([1, 2, 3, 4, 5]);
+	});
+});

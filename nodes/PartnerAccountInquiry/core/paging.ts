@@ -33,6 +33,13 @@ export interface ReadListingOptions<T> {
 	/** How many times one page is retried (one budget for every retryable failure) before giving up. */
 	rateLimitRetries?: number;
 	random?: () => number;
+	/**
+	 * A clock in milliseconds. With it, the pool paces its requests: one goes out at most every
+	 * (fastest round trip seen) / (pool width) ms, so that answers arrive spread out instead of in a
+	 * burst whose handling would hold every request of the burst up (one event loop does it all).
+	 * Without it, requests go out as soon as a place in the pool is free.
+	 */
+	now?: () => number;
 }
 
 export interface ListingStats {
@@ -70,12 +77,14 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<{ 
 
 async function readOnce<T>(options: ReadListingOptions<T>, stats: ListingStats): Promise<T[]> {
 	const controller = new AbortController();
+	const started = options.now?.();
 	const first = await fetchWithBackoff(options, 1, controller.signal, stats, () => undefined);
+	const firstRoundTrip = started === undefined ? undefined : (options.now?.() ?? started) - started;
 	checkFirstPage(first, options.pageSize);
 	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, options.pageSize, options.limit);
 	const pages = new Map<number, Page<T>>([[1, first]]);
 	const rest = Array.from({ length: Math.max(0, pagesToRead - 1) }, (_, i) => i + 2);
-	await runPool(options, rest, pages, controller, stats);
+	await runPool(options, rest, pages, controller, stats, firstRoundTrip);
 	return assemble(options, first, pages, pagesToRead);
 }
 
@@ -86,6 +95,7 @@ function runPool<T>(
 	pages: Map<number, Page<T>>,
 	controller: AbortController,
 	stats: ListingStats,
+	firstRoundTrip: number | undefined,
 ): Promise<void> {
 	const max = Math.max(1, Math.floor(options.concurrency));
 	let width = max;
@@ -98,6 +108,11 @@ function runPool<T>(
 		width = Math.max(1, Math.floor(width / 2));
 		successesAtWidth = 0;
 	};
+	// Pacing (only with a clock): the fastest round trip seen, the earliest time the next request may go.
+	const { now } = options;
+	let fastestRoundTrip = firstRoundTrip ?? Infinity;
+	let lastDispatchAt = -Infinity;
+	let wakeAt = Infinity; // when the earliest pending pacing pause ends
 	return new Promise((resolve, reject) => {
 		const pump = () => {
 			if (failed) {
@@ -109,12 +124,28 @@ function runPool<T>(
 				return;
 			}
 			while (active < width && queue.length > 0) {
+				const sentAt = now?.();
+				if (sentAt !== undefined && Number.isFinite(fastestRoundTrip)) {
+					const dueAt = lastDispatchAt + fastestRoundTrip / width;
+					if (dueAt - sentAt >= 1) {
+						if (dueAt < wakeAt) {
+							wakeAt = dueAt;
+							void options.sleep(dueAt - sentAt).then(() => {
+								if (wakeAt === dueAt) wakeAt = Infinity;
+								pump();
+							});
+						}
+						return;
+					}
+					lastDispatchAt = sentAt;
+				}
 				const pageNumber = queue.shift() as number;
 				active++;
 				stats.peakConcurrency = Math.max(stats.peakConcurrency, active);
 				fetchWithBackoff(options, pageNumber, controller.signal, stats, onRateLimited)
 					.then(
 						(page) => {
+							if (now && sentAt !== undefined) fastestRoundTrip = Math.min(fastestRoundTrip, now() - sentAt);
 							pages.set(pageNumber, page);
 							if (++successesAtWidth >= width && width < max) {
 								width++;
