@@ -241,9 +241,12 @@ async function main(): Promise<void> {
 	);
 	out();
 	const cpuOnly = process.argv.includes('--cpu-only');
+	// CPU first, in a fresh heap: after five 10,000-item listings the heap is large, and the
+	// allocating path would pay for that in its scavenges.
+	const cpu = requestCpu();
 	const goals: Array<[string, boolean]> = [];
 	if (!cpuOnly) goals.push(...(await returnAll()));
-	goals.push(...perRequest());
+	goals.push(...perRequest(cpu));
 	out('## Goals');
 	out();
 	for (const [text, ok] of goals) out(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
@@ -300,8 +303,7 @@ async function returnAll(): Promise<Array<[string, boolean]>> {
 	];
 }
 
-function perRequest(): Array<[string, boolean]> {
-	const r = requestCpu();
+function perRequest(r: RequestCpu): Array<[string, boolean]> {
 	const ms = (us: number) => `${(us / 1000).toFixed(3)} ms`;
 	out(`## Per-request CPU (serialise, sign, verify, parse a 50-item page of ${(r.pageBytes / 1024).toFixed(1)} KiB)`);
 	out();
