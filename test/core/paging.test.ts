@@ -792,7 +792,7 @@ describe('a page 1 whose counts do not add up', () => {
 function virtualTime() {
 	let now = 0;
 	const timers: Array<{ at: number; fire: () => void }> = [];
-	const at = (ms: number) =>
+	const sleep = (ms: number) =>
 		new Promise<void>((resolve) => {
 			timers.push({ at: now + ms, fire: resolve });
 		});
@@ -802,6 +802,7 @@ function virtualTime() {
 		const watched = promise.finally(() => {
 			done = true;
 		});
+		watched.catch(() => undefined); // the caller sees the rejection below
 		await settle();
 		while (!done && timers.length > 0) {
 			timers.sort((a, b) => a.at - b.at);
@@ -812,141 +813,162 @@ function virtualTime() {
 		}
 		return await watched;
 	}
-	return { now: () => now, sleep: at, run };
+	return { now: () => now, sleep, run };
 }
 
 describe('pacing (with a clock)', () => {
-	/** A gateway on the virtual clock: each page answers `latency(page, call)` ms after it was asked for. */
+	type Clock = ReturnType<typeof virtualTime>;
+
+	/** A gateway on the virtual clock: page `n` answers `latency(n)` ms after it was asked for, or throws `fail(n)`. */
 	function pacedGateway(
-		clock: ReturnType<typeof virtualTime>,
+		clock: Clock,
 		all: Item[],
-		latency: (page: number, call: number) => number,
+		latency: (page: number) => number,
+		fail?: (page: number) => unknown,
 	) {
 		const sent: Array<{ page: number; at: number }> = [];
 		const fetchPage = async (pageNumber: number): Promise<Page<Item>> => {
 			sent.push({ page: pageNumber, at: clock.now() });
-			await clock.sleep(latency(pageNumber, sent.length - 1));
+			await clock.sleep(latency(pageNumber));
+			const error = fail?.(pageNumber);
+			if (error !== undefined) throw error;
 			return pageOf(all, 5, pageNumber);
 		};
-		return { fetchPage, sent };
+		return { fetchPage, sent, times: () => sent.map((s) => s.at) };
 	}
 
-	it('spreads requests over the round trip instead of sending a burst, and reads every item once', async () => {
-		const clock = virtualTime();
-		const all = items(100);
-		const gateway = pacedGateway(clock, all, () => 40);
-		const { items: got } = await clock.run(
-			readListing<Item>({
-				fetchPage: gateway.fetchPage,
-				pageSize: 5,
-				concurrency: 4,
-				keyOf,
-				isRateLimited,
-				sleep: clock.sleep,
-				now: clock.now,
-			}),
-		);
-		expect(got).toEqual(all);
-		// Page 1 takes 40 ms; then one request every 40 / 4 = 10 ms, each place in the pool refilled as it frees.
-		expect(gateway.sent.map((s) => s.at)).toEqual([0, ...range(0, 18).map((i) => 40 + 10 * i)]);
-		expect(clock.now()).toBe(40 + 18 * 10 + 40);
-	});
-
-	it('without a clock, sends each round at once (the plain pool)', async () => {
-		const clock = virtualTime();
-		const all = items(40);
-		const gateway = pacedGateway(clock, all, () => 40);
-		await clock.run(
-			readListing<Item>({
-				fetchPage: gateway.fetchPage,
-				pageSize: 5,
-				concurrency: 4,
-				keyOf,
-				isRateLimited,
-				sleep: clock.sleep,
-			}),
-		);
-		expect(gateway.sent.map((s) => s.at)).toEqual([0, 40, 40, 40, 40, 80, 80, 80]);
-	});
-
-	it('paces by the fastest round trip seen, so a slow page 1 does not slow the rest', async () => {
-		const clock = virtualTime();
-		const all = items(60);
-		const gateway = pacedGateway(clock, all, (page) => (page === 1 ? 400 : 20));
-		const { items: got } = await clock.run(
-			readListing<Item>({
-				fetchPage: gateway.fetchPage,
-				pageSize: 5,
-				concurrency: 4,
-				keyOf,
-				isRateLimited,
-				sleep: clock.sleep,
-				now: clock.now,
-			}),
-		);
-		expect(got).toEqual(all);
-		const gaps = gateway.sent.slice(2).map((s, i) => s.at - gateway.sent[i + 1].at);
-		// Page 1 took 400 ms, so page 3 waits for 400 / 4 = 100 ms, until page 2 answers in 20: then 20 / 4.
-		expect(gaps.slice(0, 3)).toEqual([20, 5, 5]);
-		expect(gaps.slice(-4)).toEqual([5, 5, 5, 5]); // then 20 / 4
-	});
-
-	it('paces the narrower pool more widely after a rate limit, and still reads everything once', async () => {
-		const clock = virtualTime();
-		const all = items(50);
-		const sent: number[] = [];
-		let limited = false;
-		const { items: got, stats } = await clock.run(
-			readListing<Item>({
-				fetchPage: async (pageNumber) => {
-					sent.push(clock.now());
-					await clock.sleep(40);
-					if (pageNumber === 3 && !limited) {
-						limited = true;
-						throw new RateLimited();
-					}
-					return pageOf(all, 5, pageNumber);
-				},
-				pageSize: 5,
-				concurrency: 4,
-				keyOf,
-				isRateLimited,
-				sleep: clock.sleep,
-				now: clock.now,
-				rateLimitBackoffMs: 100,
-				random: () => 0.5,
-			}),
-		);
-		expect(got).toEqual(all);
-		expect(stats.rateLimited).toBe(1);
-		// Before the rate limit (at 90 ms) requests go out 40 / 4 = 10 ms apart; after it, the pool is at
-		// most 3 wide while it grows back, so never closer than 40 / 3 ms.
-		expect(sent.slice(0, 6)).toEqual([0, 40, 50, 60, 70, 80]);
-		const later = sent.filter((t) => t > 90);
-		expect(later.length).toBeGreaterThan(2);
-		later.slice(1).forEach((t, i) => expect(t - later[i]).toBeGreaterThanOrEqual(40 / 3 - 1e-9));
-	});
-
-	it('reports a failure once the requests in flight have ended, without waiting for a paced request', async () => {
-		const clock = virtualTime();
-		const boom = new Error('boom');
-		const sent: number[] = [];
-		const promise = readListing<Item>({
-			fetchPage: async (pageNumber) => {
-				sent.push(pageNumber);
-				await clock.sleep(40);
-				if (pageNumber === 2) throw boom;
-				return pageOf(items(100), 5, pageNumber);
-			},
+	const readPaced = (
+		clock: Clock,
+		gateway: ReturnType<typeof pacedGateway>,
+		extra: Partial<ReadListingOptions<Item>> = {},
+	) =>
+		readListing<Item>({
+			fetchPage: gateway.fetchPage,
 			pageSize: 5,
 			concurrency: 4,
 			keyOf,
 			isRateLimited,
 			sleep: clock.sleep,
 			now: clock.now,
+			random: () => 0.5,
+			...extra,
+		});
+
+	it('spreads requests over the round trip instead of sending a burst, and reads every item once', async () => {
+		const clock = virtualTime();
+		const all = items(100);
+		const gateway = pacedGateway(clock, all, () => 40);
+		const { items: got } = await clock.run(readPaced(clock, gateway));
+		expect(got).toEqual(all);
+		// Page 1 takes 40 ms; then one request every 40 / 4 = 10 ms, each place in the pool refilled as it frees.
+		expect(gateway.times()).toEqual([0, ...range(0, 18).map((i) => 40 + 10 * i)]);
+		expect(clock.now()).toBe(40 + 18 * 10 + 40);
+	});
+
+	it('without a clock, sends each round at once (the plain pool)', async () => {
+		const clock = virtualTime();
+		const gateway = pacedGateway(clock, items(40), () => 40);
+		await clock.run(readPaced(clock, gateway, { now: undefined }));
+		expect(gateway.times()).toEqual([0, 40, 40, 40, 40, 80, 80, 80]);
+	});
+
+	it('paces by the fastest round trip seen: a slow page 1 or a slow page later does not slow the rest', async () => {
+		const clock = virtualTime();
+		const all = items(60);
+		// Page 1 takes 400 ms, page 2 20 ms, page 5 90 ms, the others 30 ms: the spacing is 20 / 4 from page 2 on.
+		const gateway = pacedGateway(clock, all, (page) => ({ 1: 400, 2: 20, 5: 90 })[page] ?? 30);
+		const { items: got } = await clock.run(readPaced(clock, gateway));
+		expect(got).toEqual(all);
+		// Page 3 would be due 400 / 4 = 100 ms after page 2, but page 2 answers in 20 ms: page 3 goes then.
+		expect(gateway.times().slice(0, 5)).toEqual([0, 400, 420, 425, 430]);
+		const gaps = gateway
+			.times()
+			.slice(2)
+			.map((t, i) => t - gateway.times()[i + 1]);
+		expect(Math.min(...gaps)).toBe(5);
+	});
+
+	it('paces the narrower pool more widely after a rate limit; the retry goes after its own backoff', async () => {
+		for (const jitter of [0, 0.1, 0.3, 0.5, 0.9]) {
+			const clock = virtualTime();
+			const all = items(50);
+			let limited = false;
+			const gateway = pacedGateway(
+				clock,
+				all,
+				() => 40,
+				(page) => {
+					if (page !== 3 || limited) return undefined;
+					limited = true;
+					return new RateLimited();
+				},
+			);
+			const { items: got, stats } = await clock.run(
+				readPaced(clock, gateway, { rateLimitBackoffMs: 100, random: () => jitter }),
+			);
+			expect(got).toEqual(all);
+			expect(stats.rateLimited).toBe(1);
+			// Before the rate limit (at 90 ms), 40 / 4 = 10 ms apart. After it the pool is at most 3 wide
+			// while it grows back, so first attempts go out at least 40 / 3 ms apart.
+			expect(gateway.times().slice(0, 6)).toEqual([0, 40, 50, 60, 70, 80]);
+			const firstTries = gateway.sent.filter(
+				(s, i) => s.at > 90 && gateway.sent.findIndex((o) => o.page === s.page) === i,
+			);
+			expect(firstTries.length).toBeGreaterThan(2);
+			firstTries.slice(1).forEach((s, i) => expect(s.at - firstTries[i].at).toBeGreaterThanOrEqual(40 / 3 - 1e-9));
+			const retry = gateway.sent.filter((s) => s.page === 3)[1];
+			expect(retry.at).toBe(90 + 100 * (0.5 + jitter));
+		}
+	});
+
+	it('times the attempt that succeeded, not the backoff before it', async () => {
+		const clock = virtualTime();
+		const all = items(40);
+		let refused = false;
+		const gateway = pacedGateway(
+			clock,
+			all,
+			() => 40,
+			(page) => (page === 1 && !refused ? ((refused = true), new RateLimited()) : undefined),
+		);
+		const { items: got } = await clock.run(readPaced(clock, gateway, { rateLimitBackoffMs: 1000 }));
+		expect(got).toEqual(all);
+		// Page 1: refused at 40, retried at 40 + 1000, answered at 1080. The spacing is 40 / 4, not 1080 / 4.
+		expect(gateway.times()).toEqual([0, 1040, 1080, 1090, 1100, 1110, 1120, 1130, 1140]);
+	});
+
+	it('on a failure, starts no paced request and reports it once the requests in flight have ended', async () => {
+		const clock = virtualTime();
+		const boom = new Error('boom');
+		// Page 3 fails after 5 ms, while page 4 waits for its turn (due at 60) and page 2 is in flight until 80.
+		const gateway = pacedGateway(
+			clock,
+			items(100),
+			(page) => (page === 3 ? 5 : 40),
+			(page) => (page === 3 ? boom : undefined),
+		);
+		let rejectedAt: number | undefined;
+		const promise = readPaced(clock, gateway).catch((error: unknown) => {
+			rejectedAt = clock.now();
+			throw error;
 		});
 		expect(await clock.run(rejection(promise))).toBe(boom);
-		// Pages 2-5 went out 10 ms apart; page 2 failed at 80; nothing was sent after it.
-		expect(sent).toEqual([1, 2, 3, 4, 5]);
+		expect(gateway.sent.map((s) => s.page)).toEqual([1, 2, 3]);
+		expect(rejectedAt).toBe(80);
+	});
+
+	it('does not spin when a pause ends before the clock has moved (a sleep that returns at once)', async () => {
+		const clock = virtualTime();
+		const all = items(40);
+		const gateway = pacedGateway(clock, all, () => 40);
+		let pauses = 0;
+		const { items: got } = await clock.run(
+			readPaced(clock, gateway, {
+				// After 1000 pauses a spinning pool stalls here instead of starving the event loop.
+				sleep: () => (++pauses > 1000 ? new Promise<void>(() => undefined) : Promise.resolve()),
+			}),
+		);
+		expect(got).toEqual(all);
+		expect(pauses).toBeLessThan(20);
 	});
 });

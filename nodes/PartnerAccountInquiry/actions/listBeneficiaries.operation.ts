@@ -232,7 +232,7 @@ export async function execute(
 		isRateLimited,
 		isRetryable: isTransient,
 		sleep,
-		now: () => Date.now(),
+		now: () => performance.now(),
 		rateLimitRetries: TRANSIENT_RETRIES,
 		fetchPage: async (pageNumber, signal) => {
 			const data = await session.call(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {

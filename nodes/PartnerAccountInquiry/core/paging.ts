@@ -6,6 +6,7 @@
  * out in API order, every beneficiary exactly once; a listing that changes while it is read is
  * read once more, then refused with the counts.
  */
+import { Pacer } from './pacer';
 import { settle } from './settle';
 
 export interface Page<T> {
@@ -34,10 +35,8 @@ export interface ReadListingOptions<T> {
 	rateLimitRetries?: number;
 	random?: () => number;
 	/**
-	 * A clock in milliseconds. With it, the pool paces its requests: one goes out at most every
-	 * (fastest round trip seen) / (pool width) ms, so that answers arrive spread out instead of in a
-	 * burst whose handling would hold every request of the burst up (one event loop does it all).
-	 * Without it, requests go out as soon as a place in the pool is free.
+	 * A monotonic clock in ms. With it, the pool paces its requests (see Pacer); without it, a
+	 * request goes out as soon as a place in the pool is free.
 	 */
 	now?: () => number;
 }
@@ -77,14 +76,13 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<{ 
 
 async function readOnce<T>(options: ReadListingOptions<T>, stats: ListingStats): Promise<T[]> {
 	const controller = new AbortController();
-	const started = options.now?.();
-	const first = await fetchWithBackoff(options, 1, controller.signal, stats, () => undefined);
-	const firstRoundTrip = started === undefined ? undefined : (options.now?.() ?? started) - started;
+	const pacer = options.now ? new Pacer(options.now) : undefined;
+	const first = await fetchWithBackoff(options, 1, controller.signal, stats, { pacer });
 	checkFirstPage(first, options.pageSize);
 	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, options.pageSize, options.limit);
 	const pages = new Map<number, Page<T>>([[1, first]]);
 	const rest = Array.from({ length: Math.max(0, pagesToRead - 1) }, (_, i) => i + 2);
-	await runPool(options, rest, pages, controller, stats, firstRoundTrip);
+	await runPool(options, rest, pages, controller, stats, pacer);
 	return assemble(options, first, pages, pagesToRead);
 }
 
@@ -95,7 +93,7 @@ function runPool<T>(
 	pages: Map<number, Page<T>>,
 	controller: AbortController,
 	stats: ListingStats,
-	firstRoundTrip: number | undefined,
+	pacer: Pacer | undefined,
 ): Promise<void> {
 	const max = Math.max(1, Math.floor(options.concurrency));
 	let width = max;
@@ -108,13 +106,10 @@ function runPool<T>(
 		width = Math.max(1, Math.floor(width / 2));
 		successesAtWidth = 0;
 	};
-	// Pacing (only with a clock): the fastest round trip seen, the earliest time the next request may go.
-	const { now } = options;
-	let fastestRoundTrip = firstRoundTrip ?? Infinity;
-	let lastDispatchAt = -Infinity;
-	let wakeAt = Infinity; // when the earliest pending pacing pause ends
+	let wakeFor = Infinity; // the due time of the earliest pacing pause pending
 	return new Promise((resolve, reject) => {
-		const pump = () => {
+		/** `wokeFor`: the due time whose pause just ended; a request due by then goes, whatever the clock says. */
+		const pump = (wokeFor = -Infinity) => {
 			if (failed) {
 				if (active === 0) reject(failure);
 				return;
@@ -124,28 +119,28 @@ function runPool<T>(
 				return;
 			}
 			while (active < width && queue.length > 0) {
-				const sentAt = now?.();
-				if (sentAt !== undefined && Number.isFinite(fastestRoundTrip)) {
-					const dueAt = lastDispatchAt + fastestRoundTrip / width;
-					if (dueAt - sentAt >= 1) {
-						if (dueAt < wakeAt) {
-							wakeAt = dueAt;
-							void options.sleep(dueAt - sentAt).then(() => {
-								if (wakeAt === dueAt) wakeAt = Infinity;
-								pump();
-							});
+				if (pacer && pacer.dueAt(width) > wokeFor) {
+					const wait = pacer.wait(width);
+					if (wait >= 1) {
+						const due = pacer.dueAt(width);
+						if (due < wakeFor) {
+							wakeFor = due;
+							const wake = () => {
+								if (wakeFor === due) wakeFor = Infinity;
+								pump(due);
+							};
+							void options.sleep(wait).then(wake, wake);
 						}
 						return;
 					}
-					lastDispatchAt = sentAt;
 				}
+				pacer?.sent();
 				const pageNumber = queue.shift() as number;
 				active++;
 				stats.peakConcurrency = Math.max(stats.peakConcurrency, active);
-				fetchWithBackoff(options, pageNumber, controller.signal, stats, onRateLimited)
+				fetchWithBackoff(options, pageNumber, controller.signal, stats, { pacer, onRateLimited })
 					.then(
 						(page) => {
-							if (now && sentAt !== undefined) fastestRoundTrip = Math.min(fastestRoundTrip, now() - sentAt);
 							pages.set(pageNumber, page);
 							if (++successesAtWidth >= width && width < max) {
 								width++;
@@ -175,21 +170,26 @@ async function fetchWithBackoff<T>(
 	pageNumber: number,
 	signal: AbortSignal,
 	stats: ListingStats,
-	onRateLimited: () => void,
+	{ pacer, onRateLimited }: { pacer?: Pacer; onRateLimited?: () => void },
 ): Promise<Page<T>> {
 	const retries = options.rateLimitRetries ?? 3;
 	const base = options.rateLimitBackoffMs ?? 250;
 	const random = options.random ?? Math.random;
 	for (let attempt = 0; ; attempt++) {
 		stats.requests++;
+		const started = options.now?.();
 		const outcome = await settle(options.fetchPage(pageNumber, signal));
-		if (outcome.ok) return outcome.value;
+		if (outcome.ok) {
+			// The round trip of this attempt alone: backoff pauses are not the gateway's.
+			if (pacer && started !== undefined) pacer.observe((options.now?.() ?? started) - started);
+			return outcome.value;
+		}
 		const { error } = outcome;
 		const rateLimited = options.isRateLimited(error);
 		if (!(rateLimited || options.isRetryable?.(error)) || attempt >= retries || signal.aborted) throw error;
 		if (rateLimited) {
 			stats.rateLimited++;
-			onRateLimited();
+			onRateLimited?.();
 		}
 		await options.sleep(base * 2 ** attempt * (0.5 + random()));
 		if (signal.aborted) throw error;
