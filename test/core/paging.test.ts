@@ -837,6 +837,16 @@ describe('pacing (with a clock)', () => {
 		return { fetchPage, sent, times: () => sent.map((s) => s.at) };
 	}
 
+	/** The gateway's answer REQUEST_TRAFFIC_EXCEED_LIMIT, once, to the first request for `target`. */
+	function refuseOnce(target: number) {
+		let refused = false;
+		return (page: number) => {
+			if (page !== target || refused) return undefined;
+			refused = true;
+			return new RateLimited();
+		};
+	}
+
 	const readPaced = (
 		clock: Clock,
 		gateway: ReturnType<typeof pacedGateway>,
@@ -892,17 +902,7 @@ describe('pacing (with a clock)', () => {
 		for (const jitter of [0, 0.1, 0.3, 0.5, 0.9]) {
 			const clock = virtualTime();
 			const all = items(50);
-			let limited = false;
-			const gateway = pacedGateway(
-				clock,
-				all,
-				() => 40,
-				(page) => {
-					if (page !== 3 || limited) return undefined;
-					limited = true;
-					return new RateLimited();
-				},
-			);
+			const gateway = pacedGateway(clock, all, () => 40, refuseOnce(3));
 			const { items: got, stats } = await clock.run(
 				readPaced(clock, gateway, { rateLimitBackoffMs: 100, random: () => jitter }),
 			);
@@ -924,13 +924,7 @@ describe('pacing (with a clock)', () => {
 	it('times the attempt that succeeded, not the backoff before it', async () => {
 		const clock = virtualTime();
 		const all = items(40);
-		let refused = false;
-		const gateway = pacedGateway(
-			clock,
-			all,
-			() => 40,
-			(page) => (page === 1 && !refused ? ((refused = true), new RateLimited()) : undefined),
-		);
+		const gateway = pacedGateway(clock, all, () => 40, refuseOnce(1));
 		const { items: got } = await clock.run(readPaced(clock, gateway, { rateLimitBackoffMs: 1000 }));
 		expect(got).toEqual(all);
 		// Page 1: refused at 40, retried at 40 + 1000, answered at 1080. The spacing is 40 / 4, not 1080 / 4.
