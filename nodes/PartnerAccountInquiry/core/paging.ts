@@ -108,6 +108,15 @@ function runPool<T>(
 	};
 	let wakeFor = Infinity; // the due time of the earliest pacing pause pending
 	return new Promise((resolve, reject) => {
+		const pauseUntil = (due: number, wait: number) => {
+			if (due >= wakeFor) return; // an earlier pause is pending, and will pump
+			wakeFor = due;
+			const wake = () => {
+				if (wakeFor === due) wakeFor = Infinity;
+				pump(due);
+			};
+			void options.sleep(wait).then(wake, wake);
+		};
 		/** `wokeFor`: the due time whose pause just ended; a request due by then goes, whatever the clock says. */
 		const pump = (wokeFor = -Infinity) => {
 			if (failed) {
@@ -122,15 +131,7 @@ function runPool<T>(
 				if (pacer && pacer.dueAt(width) > wokeFor) {
 					const wait = pacer.wait(width);
 					if (wait >= 1) {
-						const due = pacer.dueAt(width);
-						if (due < wakeFor) {
-							wakeFor = due;
-							const wake = () => {
-								if (wakeFor === due) wakeFor = Infinity;
-								pump(due);
-							};
-							void options.sleep(wait).then(wake, wake);
-						}
+						pauseUntil(pacer.dueAt(width), wait);
 						return;
 					}
 				}
