@@ -7,9 +7,8 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { GATEWAYS } from '../nodes/PartnerAccountInquiry/core/gateway';
+import { GATEWAYS, PATHS } from '../nodes/PartnerAccountInquiry/core/api/gateway';
 import { signRequestOptions } from '../nodes/PartnerAccountInquiry/transport/authenticate';
-import { PATHS } from '../nodes/PartnerAccountInquiry/transport/paths';
 
 export class PartnerAccountInquiryApi implements ICredentialType {
 	name = 'partnerAccountInquiryApi';

@@ -19,14 +19,15 @@ import { join } from 'node:path';
 import forge from 'node-forge';
 
 import { createCustomers } from '../sandbox/data';
-import { runNode, sandboxCredentials } from '../sandbox/engine';
+import { runNode, sandboxCredentials } from '../test/harness/engine';
 import { readSandboxKey } from '../sandbox/server';
-import { formatSignatureHeader, parseSignatureHeader } from '../nodes/PartnerAccountInquiry/core/signatureHeader';
-import { parseResponseBody } from '../nodes/PartnerAccountInquiry/core/responseBody';
-import { signRequest } from '../nodes/PartnerAccountInquiry/core/signRequest';
-import { buildStringToSign, joinUrl } from '../nodes/PartnerAccountInquiry/core/stringToSign';
-import { verifyResponse } from '../nodes/PartnerAccountInquiry/core/verifyResponse';
-import { privateKeyFrom, publicKeyFrom } from '../nodes/PartnerAccountInquiry/core/signingCredentials';
+import { formatSignatureHeader, parseSignatureHeader } from '../nodes/PartnerAccountInquiry/core/signing/signatureHeader';
+import { parseResponseBody } from '../nodes/PartnerAccountInquiry/core/api/responseBody';
+import { signRequest } from '../nodes/PartnerAccountInquiry/core/signing/signRequest';
+import { joinUrl } from '../nodes/PartnerAccountInquiry/core/api/gateway';
+import { buildStringToSign } from '../nodes/PartnerAccountInquiry/core/signing/stringToSign';
+import { verifyResponse } from '../nodes/PartnerAccountInquiry/core/signing/verifyResponse';
+import { privateKeyFrom, publicKeyFrom } from '../nodes/PartnerAccountInquiry/core/signing/keys';
 
 const LATENCY_MS = 50;
 const PAGES = 200;

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
-import { GATEWAYS, isLoopbackHost, resolveBaseUrl } from '../../nodes/PartnerAccountInquiry/core/gateway';
+import { GATEWAYS, isLoopbackHost, resolveBaseUrl } from '../../nodes/PartnerAccountInquiry/core/api/gateway';
 
 describe('resolveBaseUrl', () => {
 	it.each([

@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only tests */
 import fc from 'fast-check';
 
+import { ListingChangedError } from '../../nodes/PartnerAccountInquiry/core/errors';
 import {
-	ListingChangedError,
 	planPages,
 	readListing,
 	type Page,
 	type ReadListingOptions,
-} from '../../nodes/PartnerAccountInquiry/core/paging';
+} from '../../nodes/PartnerAccountInquiry/core/flow/paging';
 import { rejection } from '../fixtures/async';
 
 interface Item {
@@ -350,7 +350,7 @@ describe('readListing', () => {
 				await settleAll();
 				// Page 2 is asked again after the pause, in the same slot.
 				expect(gateway.started()).toEqual([1, 2, 3, 4, 5, 2]);
-				expect(sleeps).toEqual([250]);
+				expect(sleeps).toEqual([188]);
 			}
 			return { all, gateway, promise, sleeps };
 		}
@@ -420,8 +420,8 @@ describe('readListing', () => {
 			expect(stats.requests).toBe(10 + 7);
 			expect(gateway.log.calls.filter((p) => p === 4)).toHaveLength(4);
 			expect(gateway.log.peakInFlight).toBeLessThanOrEqual(4);
-			// base * 2^attempt * (0.5 + random) with random 0.5
-			expect([...sleeps].sort((a, b) => a - b)).toEqual([100, 100, 100, 200, 200, 400, 400]);
+			// the one retry policy: between half and all of base * 2^attempt; random 0.5 gives three quarters
+			expect([...sleeps].sort((a, b) => a - b)).toEqual([75, 75, 75, 150, 150, 300, 300]);
 		});
 
 		it('retries a rate-limited page 1', async () => {
@@ -436,7 +436,7 @@ describe('readListing', () => {
 			const { items: got, stats } = await promise;
 			expect(got).toEqual(all);
 			expect(gateway.log.calls).toEqual([1, 1, 1, 2]);
-			expect(sleeps).toEqual([250, 500]);
+			expect(sleeps).toEqual([188, 375]);
 			expect(stats.rateLimited).toBe(2);
 		});
 
@@ -451,7 +451,7 @@ describe('readListing', () => {
 			const { promise, sleeps } = readWith(gateway, 5, { concurrency: 1, rateLimitRetries: 2 });
 			expect(await rejection(promise)).toBe(marker);
 			expect(gateway.log.calls.filter((p) => p === 3)).toHaveLength(3);
-			expect(sleeps).toEqual([250, 500]);
+			expect(sleeps).toEqual([188, 375]);
 			// Not a changed listing: nothing is read again.
 			expect(gateway.log.calls.filter((p) => p === 1)).toHaveLength(1);
 			expect(gateway.log.calls).not.toContain(4);
@@ -917,7 +917,7 @@ describe('pacing (with a clock)', () => {
 			expect(firstTries.length).toBeGreaterThan(2);
 			firstTries.slice(1).forEach((s, i) => expect(s.at - firstTries[i].at).toBeGreaterThanOrEqual(40 / 3 - 1e-9));
 			const retry = gateway.sent.filter((s) => s.page === 3)[1];
-			expect(retry.at).toBe(90 + 100 * (0.5 + jitter));
+			expect(retry.at).toBe(90 + Math.round(50 + 50 * jitter));
 		}
 	});
 
@@ -927,8 +927,8 @@ describe('pacing (with a clock)', () => {
 		const gateway = pacedGateway(clock, all, () => 40, refuseOnce(1));
 		const { items: got } = await clock.run(readPaced(clock, gateway, { rateLimitBackoffMs: 1000 }));
 		expect(got).toEqual(all);
-		// Page 1: refused at 40, retried at 40 + 1000, answered at 1080. The spacing is 40 / 4, not 1080 / 4.
-		expect(gateway.times()).toEqual([0, 1040, 1080, 1090, 1100, 1110, 1120, 1130, 1140]);
+		// Page 1: refused at 40, retried at 40 + 750 (three quarters of 1000), answered at 830. The spacing is 40 / 4, not 830 / 4.
+		expect(gateway.times()).toEqual([0, 790, 830, 840, 850, 860, 870, 880, 890]);
 	});
 
 	it('on a failure, starts no paced request and reports it once the requests in flight have ended', async () => {

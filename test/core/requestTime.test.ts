@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { formatRequestTime, parseRequestTime } from '../../nodes/PartnerAccountInquiry/core/requestTime';
+import { formatRequestTime, parseRequestTime } from '../../nodes/PartnerAccountInquiry/core/signing/requestTime';
 
 describe('formatRequestTime', () => {
 	it('writes whole seconds with an offset', () => {

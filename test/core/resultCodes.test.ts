@@ -3,7 +3,7 @@ import {
 	RESULT_CODES,
 	UNKNOWN_RETRY_ADVICE,
 	UNKNOWN_RETRY_SCHEDULE_MINUTES,
-} from '../../nodes/PartnerAccountInquiry/core/resultCodes';
+} from '../../nodes/PartnerAccountInquiry/core/api/resultCodes';
 
 /** Spec section 7 as printed: 7.1, 7.2 and 7.3 (code, status, a word of its meaning). */
 const SPEC_7_1: Array<[string, string, string]> = [

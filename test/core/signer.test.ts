@@ -2,8 +2,8 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 import forge from 'node-forge';
 
-import { signContent, verifyContent } from '../../nodes/PartnerAccountInquiry/core/signer';
-import { buildStringToSign, stringToSignParts } from '../../nodes/PartnerAccountInquiry/core/stringToSign';
+import { signContent, verifyContent } from '../../nodes/PartnerAccountInquiry/core/signing/rsa';
+import { buildStringToSign, stringToSignParts } from '../../nodes/PartnerAccountInquiry/core/signing/stringToSign';
 import { partnerPrivatePkcs8, partnerPublicSpki } from '../fixtures/keys';
 import { opensslVerify } from '../fixtures/openssl';
 import { signingVectors } from '../fixtures/vectors';

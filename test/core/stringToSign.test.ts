@@ -1,9 +1,9 @@
+import { joinUrl } from '../../nodes/PartnerAccountInquiry/core/api/gateway';
 import {
 	buildStringToSign,
-	joinUrl,
 	signingUri,
 	stringToSignParts,
-} from '../../nodes/PartnerAccountInquiry/core/stringToSign';
+} from '../../nodes/PartnerAccountInquiry/core/signing/stringToSign';
 import { signingVectors } from '../fixtures/vectors';
 
 describe('buildStringToSign (spec 5.3 step 1)', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { CoreError, ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import { PartnerError, ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
 import {
 	ASSET_TYPES,
 	compactBody,
@@ -14,7 +14,7 @@ import {
 	validateQuotaRequest,
 	type BeneficiaryListRequest,
 	type QuotaRequest,
-} from '../../nodes/PartnerAccountInquiry/core/validation';
+} from '../../nodes/PartnerAccountInquiry/core/api/validation';
 
 /** Runs `fn`; returns the ValidationError it threw (failing the test on any other throw), or undefined. */
 function caught(fn: () => void): ValidationError | undefined {
@@ -27,9 +27,8 @@ function caught(fn: () => void): ValidationError | undefined {
 	}
 	expect(error).toBeInstanceOf(ValidationError);
 	const v = error as ValidationError;
-	// Every validation error is complete: field, rule, a message naming the field, a hint, the kind.
-	expect(v).toBeInstanceOf(CoreError);
-	expect(v.kind).toBe('validation');
+	// Every validation error is complete: field, rule, a message naming the field, a hint.
+	expect(v).toBeInstanceOf(PartnerError);
 	expect(v.name).toBe('ValidationError');
 	expect(typeof v.field).toBe('string');
 	expect(v.field.length).toBeGreaterThan(0);

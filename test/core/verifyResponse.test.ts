@@ -1,11 +1,11 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 
-import { CoreError, ResponseVerificationError } from '../../nodes/PartnerAccountInquiry/core/errors';
-import { formatSignatureHeader } from '../../nodes/PartnerAccountInquiry/core/signatureHeader';
-import { signContent } from '../../nodes/PartnerAccountInquiry/core/signer';
-import { buildStringToSign } from '../../nodes/PartnerAccountInquiry/core/stringToSign';
-import { verifyResponse } from '../../nodes/PartnerAccountInquiry/core/verifyResponse';
+import { PartnerError, ResponseVerificationError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import { formatSignatureHeader } from '../../nodes/PartnerAccountInquiry/core/signing/signatureHeader';
+import { signContent } from '../../nodes/PartnerAccountInquiry/core/signing/rsa';
+import { buildStringToSign } from '../../nodes/PartnerAccountInquiry/core/signing/stringToSign';
+import { verifyResponse } from '../../nodes/PartnerAccountInquiry/core/signing/verifyResponse';
 import { otherPrivate, servicePrivate, servicePublic } from '../fixtures/keys';
 
 const URI = '/amsin/api/v1/business/account/inquiryAvailableQuota';
@@ -99,7 +99,7 @@ describe('verifyResponse (spec 5.4)', () => {
 		try {
 			verify(signedResponse(BODY, { key: createPrivateKey(otherPrivate) }));
 		} catch (e) {
-			expect((e as CoreError).hint).toMatch(/Service Public Key/);
+			expect((e as PartnerError).hint).toMatch(/Service Public Key/);
 		}
 	});
 

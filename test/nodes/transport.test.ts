@@ -1,4 +1,4 @@
-import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/transport/errors';
+import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/core/errors';
 import { networkError } from '../../nodes/PartnerAccountInquiry/transport/request';
 
 describe('networkError: which send failures are worth a retry', () => {

@@ -1,25 +1,72 @@
+/**
+ * The node's parameters, derived from the field rows of core/api/fields.ts, and the readers of
+ * option values that check them with the same bounds the editor shows.
+ */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS } from '../transport/request';
+import { NUMBER_OPTIONS, type FieldRule, type NumberRange } from '../core/api/fields';
+import { checkWholeNumber } from '../core/api/validation';
 
-export const timeoutOption: INodeProperties = {
-	displayName: 'Timeout (Ms)',
-	name: 'timeout',
-	type: 'number',
-	typeOptions: { minValue: 1000, maxValue: 300_000 },
-	default: DEFAULT_TIMEOUT_MS,
-	description:
-		'How long to wait for one answer from the gateway before it counts as a transient failure (retried up to 3 times)',
-};
+/** The editor's form of one field row. */
+export function fieldProperty(rule: FieldRule, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	const base = {
+		displayName: rule.label,
+		name: rule.name,
+		description: rule.description,
+		...(rule.placeholder ? { placeholder: rule.placeholder } : {}),
+	};
+	const options = rule.choices?.map((choice) => ({
+		name: choice.label,
+		value: choice.value,
+		...(choice.description ? { description: choice.description } : {}),
+	}));
+	if (rule.kind === 'choice') {
+		return { ...base, type: 'options', options, default: rule.choices?.[0]?.value ?? '', ...overrides };
+	}
+	if (rule.kind === 'choices') return { ...base, type: 'multiOptions', options, default: [], ...overrides };
+	return {
+		...base,
+		type: 'string',
+		default: '',
+		...(rule.secret ? { typeOptions: { password: true } } : {}),
+		...overrides,
+	};
+}
 
-export const accessTokenOption = (sentAs: string): INodeProperties => ({
-	displayName: 'Access Token',
-	name: 'accessToken',
-	type: 'string',
-	typeOptions: { password: true },
-	default: '',
-	description: `OAuth access token, when the account is reached through OAuth authorization. Sent as ${sentAs}; max 64 characters.`,
-});
+/** A whole-number option with the editor's bounds from NUMBER_OPTIONS. */
+export function numberProperty(
+	name: keyof typeof NUMBER_OPTIONS,
+	displayName: string,
+	description: string,
+): INodeProperties {
+	const range: NumberRange = NUMBER_OPTIONS[name];
+	const defaultValue = range.default;
+	return {
+		displayName,
+		name,
+		type: 'number',
+		typeOptions: { minValue: range.min, ...(range.max !== undefined ? { maxValue: range.max } : {}) },
+		default: defaultValue,
+		description,
+	};
+}
+
+/**
+ * A whole-number option as given (a number, or the text an expression produced), checked
+ * against the same bounds, whatever its source: never "no timeout" or "no limit" by accident.
+ */
+export function readWholeNumber(name: keyof typeof NUMBER_OPTIONS, value: unknown, label: string): number {
+	const range: NumberRange = NUMBER_OPTIONS[name];
+	if (value === undefined) return range.default;
+	const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+	return checkWholeNumber(name, number, range, label);
+}
+
+export const timeoutOption = numberProperty(
+	'timeout',
+	'Timeout (Ms)',
+	'How long to wait for one answer from the gateway before it counts as a transient failure (retried up to 3 times)',
+);
 
 /** The operation's "Options" collection. */
 export function optionsCollection(show: IDisplayOptions, options: INodeProperties[]): INodeProperties {

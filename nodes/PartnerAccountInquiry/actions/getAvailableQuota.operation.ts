@@ -1,26 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { minorToMajor } from '../core/amount';
-import {
-	compactBody,
-	QUOTA_METHODS,
-	validateAccessToken,
-	validateQuotaRequest,
-	type QuotaRequest,
-} from '../core/validation';
-import { RequestError } from '../transport/errors';
-import { PATHS } from '../transport/paths';
+import { minorToMajor } from '../core/api/amount';
+import { ACCESS_TOKEN, METHOD_WITH_TRADE_TYPE, QUOTA_METHOD_CHOICES, TRADE_TYPE_CHOICES } from '../core/api/fields';
+import { PATHS } from '../core/api/gateway';
+import { compactBody, validateAccessToken, validateQuotaRequest, type QuotaRequest } from '../core/api/validation';
+import { RequestError } from '../core/errors';
 import type { ApiSession } from '../transport/request';
-import { accessTokenOption, optionalString, optionsCollection, timeoutOption } from './common';
+import { fieldProperty, optionalString, optionsCollection, readWholeNumber, timeoutOption } from './common';
 
 const show = { show: { operation: ['getAvailableQuota'] } };
-
-const METHOD_NAMES: Record<(typeof QUOTA_METHODS)[number], [string, string]> = {
-	USER_ID: ['User ID', 'Quota accumulated per service user: the ID is the service user ID'],
-	RECEIVING_ACCOUNT: ['Receiving Account', 'Quota accumulated per receiving account: the ID is the receiving account'],
-	VIRTUAL_ACCOUNT: ['Virtual Account', 'Quota accumulated per virtual account: the ID is the virtual account'],
-	BENEFICIARY: ['Beneficiary', 'Quota accumulated per beneficiary and trade type: the ID is the beneficiary ID'],
-};
+const firstMethod = QUOTA_METHOD_CHOICES[0].value;
+const firstTradeType = TRADE_TYPE_CHOICES[0].value;
 
 export const description: INodeProperties[] = [
 	{
@@ -28,13 +18,9 @@ export const description: INodeProperties[] = [
 		name: 'quotaAccumulationMethod',
 		type: 'options',
 		required: true,
-		default: 'USER_ID',
+		default: firstMethod,
 		displayOptions: show,
-		options: QUOTA_METHODS.map((value) => ({
-			name: METHOD_NAMES[value][0],
-			value,
-			description: METHOD_NAMES[value][1],
-		})),
+		options: QUOTA_METHOD_CHOICES.map(({ value, label, description }) => ({ name: label, value, description })),
 		description: 'How the quota is accumulated, which decides what the ID below identifies',
 	},
 	{
@@ -61,16 +47,15 @@ export const description: INodeProperties[] = [
 		name: 'tradeType',
 		type: 'options',
 		required: true,
-		default: 'GOODS',
-		options: [
-			{ name: 'Goods', value: 'GOODS' },
-			{ name: 'Service', value: 'SERVICE' },
-		],
-		displayOptions: { show: { operation: ['getAvailableQuota'], quotaAccumulationMethod: ['BENEFICIARY'] } },
+		default: firstTradeType,
+		options: TRADE_TYPE_CHOICES.map(({ value, label }) => ({ name: label, value })),
+		displayOptions: { show: { operation: ['getAvailableQuota'], quotaAccumulationMethod: [METHOD_WITH_TRADE_TYPE] } },
 		description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
 	},
 	optionsCollection(show, [
-		accessTokenOption('the Access-Token header'),
+		fieldProperty(ACCESS_TOKEN, {
+			description: `${ACCESS_TOKEN.description}. Sent as the Access-Token header; max ${ACCESS_TOKEN.maxLength} characters.`,
+		}),
 		{
 			displayName: 'Connected Account ID',
 			name: 'connectedAccountId',
@@ -90,7 +75,7 @@ export function buildRequest(fn: IExecuteFunctions, itemIndex: number): QuotaReq
 		currency: String(fn.getNodeParameter('currency', itemIndex, ''))
 			.trim()
 			.toUpperCase(),
-		tradeType: method === 'BENEFICIARY' ? String(fn.getNodeParameter('tradeType', itemIndex, '')) : undefined,
+		tradeType: method === METHOD_WITH_TRADE_TYPE ? String(fn.getNodeParameter('tradeType', itemIndex, '')) : undefined,
 	};
 	const compact = compactBody(request) as QuotaRequest;
 	validateQuotaRequest(compact);
@@ -112,13 +97,13 @@ export async function execute(
 	if (accessToken) headers['Access-Token'] = accessToken;
 	const data = await session.call(PATHS.getAvailableQuota, request as unknown as IDataObject, {
 		headers,
-		timeout: options.timeout === undefined ? undefined : Number(options.timeout),
+		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
 	});
 	return [{ json: toOutput(data, request), pairedItem: { item: itemIndex } }];
 }
 
 /** The quota fields as returned, plus availableQuotaAmount in major units. */
-export function toOutput(data: IDataObject, request: QuotaRequest): IDataObject {
+function toOutput(data: IDataObject, request: QuotaRequest): IDataObject {
 	// The signature binds the answer to the path, client and time, not to the question: check that
 	// this answer is about what was asked before it becomes this item's quota.
 	for (const [field, asked, answered] of [

@@ -1,27 +1,61 @@
 /**
- * Typed errors of the framework-free core. Each message says what is wrong; `hint` says what to
- * do about it. No error ever carries key material or an access token.
+ * The one error family of the package. Every failure the node can report is a PartnerError:
+ * `message` says what happened, `hint` says what to do, `itemFields()` is what a Continue On
+ * Fail error item carries besides those two, and `isApiError` says whether n8n shows it as an
+ * API error (the gateway's result code, an HTTP status, no answer at all: NodeApiError) or as
+ * the node's own finding (a parameter, a key, an answer that failed a check:
+ * NodeOperationError). The n8n layer maps them in one function (actions/errorMapping.ts).
+ *
+ * No error ever carries key material or an access token.
  */
-export abstract class CoreError extends Error {
-	abstract readonly kind: string;
-	readonly hint: string;
+import { explainResult, type ApiResult, type ResultExplanation } from './api/resultCodes';
 
-	constructor(message: string, hint: string) {
+export type ErrorFields = Record<string, string | number | boolean>;
+
+export abstract class PartnerError extends Error {
+	/** Shown as n8n's NodeApiError: the gateway's own answer or its absence, not the node's finding. */
+	readonly isApiError: boolean = false;
+	readonly httpCode?: number;
+
+	constructor(
+		message: string,
+		readonly hint: string,
+	) {
 		super(message);
 		this.name = new.target.name;
-		this.hint = hint;
+	}
+
+	/** Fields an error item carries besides `error` and `description`. */
+	itemFields(): ErrorFields {
+		return {};
+	}
+}
+
+/** A parameter or credential field that breaks a rule; nothing was sent. */
+export class ValidationError extends PartnerError {
+
+	constructor(
+		readonly field: string,
+		readonly rule: string,
+		message: string,
+		hint = 'Correct the parameter and run the node again. Nothing was sent.',
+	) {
+		super(message, hint);
+	}
+
+	itemFields(): ErrorFields {
+		return { field: this.field };
 	}
 }
 
 export type KeyField = 'privateKey' | 'servicePublicKey';
 
-export const KEY_FIELD_LABEL: Record<KeyField, string> = {
+const KEY_FIELD_LABEL: Record<KeyField, string> = {
 	privateKey: 'Private Key',
 	servicePublicKey: 'Service Public Key',
 };
 
-export class KeyFormatError extends CoreError {
-	readonly kind = 'key-format';
+export class KeyFormatError extends PartnerError {
 
 	constructor(
 		readonly field: KeyField,
@@ -32,6 +66,8 @@ export class KeyFormatError extends CoreError {
 	}
 }
 
+export class SignatureHeaderError extends PartnerError {}
+
 export type VerificationFailure =
 	| 'missing-signature'
 	| 'malformed-signature'
@@ -40,8 +76,8 @@ export type VerificationFailure =
 	| 'client-id-mismatch'
 	| 'signature-mismatch';
 
-export class ResponseVerificationError extends CoreError {
-	readonly kind = 'response-verification';
+/** Spec 5.4 failed: nothing from the response may be used. */
+export class ResponseVerificationError extends PartnerError {
 
 	constructor(
 		readonly reason: VerificationFailure,
@@ -52,19 +88,91 @@ export class ResponseVerificationError extends CoreError {
 	}
 }
 
-export class SignatureHeaderError extends CoreError {
-	readonly kind = 'signature-header';
+/** The API answered with status F or U (spec 3 and 7). */
+export class ApiResultError extends PartnerError {
+	readonly isApiError = true;
+	readonly explanation: ResultExplanation;
+
+	/** `unsigned`: an F or U answer that came without a signature (it carries no data to trust). */
+	constructor(
+		readonly result: ApiResult,
+		readonly unsigned = false,
+	) {
+		const explanation = explainResult(result);
+		if (unsigned) {
+			explanation.description +=
+				' (The gateway did not sign this failure answer; it carries no data, so it is reported as it came.)';
+		}
+		super(`The API answered ${explanation.code}${explanation.message ? `: ${explanation.message}` : ''}`, explanation.description);
+		this.explanation = explanation;
+	}
+
+	get code(): string {
+		return this.explanation.code;
+	}
+
+	itemFields(): ErrorFields {
+		const { status, code, message } = this.explanation;
+		return { resultStatus: status, resultCode: code, resultMessage: message };
+	}
 }
 
-export class ValidationError extends CoreError {
-	readonly kind = 'validation';
+/** The request got no API answer: network error, timeout, HTTP 429 or 5xx. Worth another try. */
+export class TransientError extends PartnerError {
+	readonly isApiError = true;
 
 	constructor(
-		readonly field: string,
-		readonly rule: string,
 		message: string,
-		hint = 'Correct the parameter and run the node again. Nothing was sent.',
+		readonly detail: string,
+		readonly httpCode?: number,
+	) {
+		super(
+			message,
+			`The request was tried 4 times (3 retries with growing pauses), each freshly signed${httpCode ? '' : ` (network code ${detail})`}. Check the gateway address and your network or proxy, then run the node again.`,
+		);
+	}
+}
+
+/**
+ * A failure that retrying will not fix: an answer we cannot use (unexpected HTTP status,
+ * malformed JSON, wrong shape, an answer to another question) or a request n8n could not send.
+ */
+export class RequestError extends PartnerError {
+	readonly isApiError = true;
+
+	constructor(
+		message: string,
+		hint: string,
+		readonly httpCode?: number,
 	) {
 		super(message, hint);
 	}
+}
+
+/** The listing did not add up twice in a row: nothing is returned rather than a wrong list. */
+export class ListingChangedError extends PartnerError {
+
+	constructor(
+		readonly detail: string,
+		readonly expected: number,
+		readonly actual: number,
+	) {
+		super(
+			`The beneficiary list changed while it was being read: ${detail}`,
+			'The list was read a second time and still did not add up, so nothing was returned rather than an incomplete or duplicated list. Run the node again once the beneficiaries stop changing.',
+		);
+	}
+}
+
+/** Rate limited: REQUEST_TRAFFIC_EXCEED_LIMIT or HTTP 429. */
+export function isRateLimited(error: unknown): boolean {
+	return (
+		(error instanceof ApiResultError && error.code === 'REQUEST_TRAFFIC_EXCEED_LIMIT') ||
+		(error instanceof TransientError && error.httpCode === 429)
+	);
+}
+
+/** Network errors, timeouts, HTTP 429 and 5xx, and REQUEST_TRAFFIC_EXCEED_LIMIT: worth another, freshly signed, try. */
+export function isTransient(error: unknown): boolean {
+	return error instanceof TransientError || isRateLimited(error);
 }

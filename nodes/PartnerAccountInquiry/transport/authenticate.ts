@@ -1,9 +1,9 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { signRequest } from '../core/signRequest';
-import { privateKeyFrom } from '../core/signingCredentials';
-import { joinUrl } from '../core/stringToSign';
-import { readCredentials } from './credentials';
+import { joinUrl } from '../core/api/gateway';
+import { privateKeyFrom } from '../core/signing/keys';
+import { signRequest } from '../core/signing/signRequest';
+import { readCredentials } from './credentialSettings';
 
 /**
  * The credential's `authenticate`: serialise the body once, sign those bytes, and send those

@@ -2,19 +2,22 @@ import type { KeyObject } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { ResponseVerificationError } from '../core/errors';
-import { parseResponseBody } from '../core/responseBody';
-import { withRetries } from '../core/retry';
-import { attempt } from '../core/settle';
-import { publicKeyFrom, privateKeyFrom } from '../core/signingCredentials';
-import { joinUrl, signingUri } from '../core/stringToSign';
-import { verifyResponse } from '../core/verifyResponse';
-import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './credentials';
-import { ApiResultError, isTransient, RequestError, TransientError } from './errors';
-
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const TRANSIENT_RETRIES = 3;
-const RETRY_BASE_DELAY_MS = 300;
+import { NUMBER_OPTIONS } from '../core/api/fields';
+import { joinUrl } from '../core/api/gateway';
+import { parseResponseBody } from '../core/api/responseBody';
+import {
+	ApiResultError,
+	isTransient,
+	PartnerError,
+	RequestError,
+	TransientError,
+} from '../core/errors';
+import { withRetries } from '../core/flow/retry';
+import { attempt } from '../core/flow/settle';
+import { privateKeyFrom, publicKeyFrom } from '../core/signing/keys';
+import { signingUri } from '../core/signing/stringToSign';
+import { verifyResponse } from '../core/signing/verifyResponse';
+import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './credentialSettings';
 
 export interface CallOptions {
 	headers?: IDataObject;
@@ -45,10 +48,9 @@ export class ApiSession {
 
 	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
 		return await withRetries(() => this.callOnce(path, body, options), {
-			retries: options.retries ?? TRANSIENT_RETRIES,
+			retries: options.retries,
 			isRetryable: isTransient,
 			sleep,
-			baseDelayMs: RETRY_BASE_DELAY_MS,
 			signal: options.signal,
 		});
 	}
@@ -66,7 +68,7 @@ export class ApiSession {
 				encoding: 'arraybuffer',
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
-				timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+				timeout: options.timeout ?? NUMBER_OPTIONS.timeout.default,
 				// A redirect would carry the signed body, access token and headers to another host.
 				disableFollowRedirect: true,
 				abortSignal: options.signal,
@@ -166,7 +168,7 @@ const NETWORK_CODES: Record<string, string> = {
 
 /** n8n wraps transport failures (in a NodeApiError); find the network code wherever it sits. */
 export function networkError(error: unknown): Error {
-	if (error instanceof ResponseVerificationError) return error;
+	if (error instanceof PartnerError) return error;
 	const codes: string[] = [];
 	const seen = new Set<unknown>();
 	const visit = (value: unknown, depth: number) => {

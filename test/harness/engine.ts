@@ -31,9 +31,9 @@ import {
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { PartnerAccountInquiryApi } from '../credentials/PartnerAccountInquiryApi.credentials';
-import { PartnerAccountInquiry } from '../nodes/PartnerAccountInquiry/PartnerAccountInquiry.node';
-import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION } from './server';
+import { PartnerAccountInquiryApi } from '../../credentials/PartnerAccountInquiryApi.credentials';
+import { PartnerAccountInquiry } from '../../nodes/PartnerAccountInquiry/PartnerAccountInquiry.node';
+import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION } from '../../sandbox/server';
 
 // n8n-core keeps its instance settings under N8N_USER_FOLDER: a throw-away folder, not ~/.n8n.
 process.env.N8N_USER_FOLDER ??= join(tmpdir(), 'pai-n8n-engine');

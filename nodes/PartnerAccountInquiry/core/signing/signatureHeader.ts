@@ -1,4 +1,4 @@
-import { SignatureHeaderError } from './errors';
+import { SignatureHeaderError } from '../errors';
 
 /**
  * The three-attribute Signature header of spec 5.3 step 3:
@@ -14,7 +14,7 @@ export interface SignatureHeader {
 export const DEFAULT_ALGORITHM = 'RSA256';
 
 /** Base64 of spec 5.3 step 2 made safe for a header: `+` `/` `=` become `%2B` `%2F` `%3D`. */
-export function encodeSignature(signature: Buffer): string {
+function encodeSignature(signature: Buffer): string {
 	return encodeURIComponent(signature.toString('base64'));
 }
 

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 
-import { CoreError, ResponseVerificationError, type VerificationFailure } from './errors';
+import { PartnerError, ResponseVerificationError, type VerificationFailure } from '../errors';
 import { DEFAULT_ALGORITHM, parseSignatureHeader } from './signatureHeader';
-import { verifyContent } from './signer';
+import { verifyContent } from './rsa';
 import { stringToSignParts } from './stringToSign';
 
 /** Spec 5.4: what a response must satisfy before anything from it is used. */
@@ -40,7 +40,7 @@ export function verifyResponse(response: ResponseToVerify): VerifiedResponse {
 	try {
 		parsed = parseSignatureHeader(header);
 	} catch (error) {
-		const why = error instanceof CoreError ? error.message : 'it could not be parsed';
+		const why = error instanceof PartnerError ? error.message : 'it could not be parsed';
 		throw fail('malformed-signature', `The response signature could not be verified: ${why}`, WRONG_KEYS);
 	}
 	if (parsed.algorithm.toUpperCase() !== DEFAULT_ALGORITHM) {

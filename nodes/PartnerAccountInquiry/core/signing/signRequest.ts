@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 
 import { formatRequestTime } from './requestTime';
 import { formatSignatureHeader } from './signatureHeader';
-import { signContent } from './signer';
+import { signContent } from './rsa';
 import { buildStringToSign, signingUri } from './stringToSign';
 
 export const CONTENT_TYPE = 'application/json; charset=UTF-8';

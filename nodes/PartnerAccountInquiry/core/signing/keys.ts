@@ -1,7 +1,7 @@
-import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 
-import { KeyFormatError, type KeyField } from './errors';
-import { attempt } from './settle';
+import { KeyFormatError, type KeyField } from '../errors';
+import { attempt } from '../flow/settle';
 
 /**
  * Key parsing (spec 5.2, field notes "Keys"). Accepted, for both keys:
@@ -12,7 +12,7 @@ import { attempt } from './settle';
  *   (`BEGIN RSA PUBLIC KEY`) or an X.509 certificate.
  * Errors name the credential field and the accepted formats and never contain the key.
  */
-export const MIN_RSA_BITS = 2048;
+const MIN_RSA_BITS = 2048;
 
 const PRIVATE_FORMATS =
 	'PEM ("-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----") or the bare Base64 of a PKCS#8 or PKCS#1 RSA private key';
@@ -130,4 +130,33 @@ function looksLikePrivateKey(der: Buffer): boolean {
 
 function unreadable(field: KeyField, formats: string): KeyFormatError {
 	return new KeyFormatError(field, 'could not be read as an RSA key', `Paste it as ${formats}.`);
+}
+
+/**
+ * Parsed keys, cached so that a listing of many pages parses each key once (n8n hands the
+ * credential to `authenticate` afresh for every request). The cache is keyed by a SHA-256 digest
+ * of the pasted text, so the key text itself is not kept after the execution ends; a changed
+ * credential is a different digest and is parsed anew. Small: the oldest entry is forgotten.
+ */
+const MAX_CACHED = 16;
+const privateKeys = new Map<string, KeyObject>();
+const publicKeys = new Map<string, KeyObject>();
+
+function cached(cache: Map<string, KeyObject>, text: string, parse: (text: string) => KeyObject): KeyObject {
+	const digest = createHash('sha256').update(text).digest('base64');
+	let key = cache.get(digest);
+	if (!key) {
+		key = parse(text);
+		if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+		cache.set(digest, key);
+	}
+	return key;
+}
+
+export function privateKeyFrom(text: string): KeyObject {
+	return cached(privateKeys, text ?? '', parsePrivateKey);
+}
+
+export function publicKeyFrom(text: string): KeyObject {
+	return cached(publicKeys, text ?? '', parsePublicKey);
 }

@@ -1,13 +1,17 @@
-import { ValidationError } from './errors';
+import { ValidationError } from '../errors';
 
-/** Regional gateways (field notes). Sandbox hosts come from the vendor: hence `custom`. */
+/** The two endpoints (docs/api.md, Endpoints): POST, JSON in and out. */
+export const PATHS = {
+	listBeneficiaries: '/amsin/api/v1/business/account/inquiryBeneficiaryList',
+	getAvailableQuota: '/amsin/api/v1/business/account/inquiryAvailableQuota',
+} as const;
+
+/** Regional gateways. Sandbox hosts are handed out by the vendor: hence `custom`. */
 export const GATEWAYS = {
 	sg: { name: 'Singapore (Asia)', url: 'https://open-sea.worldfirst.com' },
 	eu: { name: 'Europe', url: 'https://open-eu.worldfirst.com' },
 	na: { name: 'North America', url: 'https://open-na.worldfirst.com' },
 } as const;
-
-export type Environment = keyof typeof GATEWAYS | 'custom';
 
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -19,7 +23,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * host, for the local simulator) with no query or fragment; it may carry a path, which is signed.
  */
 export function resolveBaseUrl(environment: string, customBaseUrl?: string): string {
-	if (environment in GATEWAYS) return GATEWAYS[environment as keyof typeof GATEWAYS].url;
+	if (Object.hasOwn(GATEWAYS, environment)) return GATEWAYS[environment as keyof typeof GATEWAYS].url;
 	if (environment !== 'custom') {
 		throw new ValidationError(
 			'environment',
@@ -55,4 +59,13 @@ export function resolveBaseUrl(environment: string, customBaseUrl?: string): str
 		);
 	}
 	return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * The URL a request goes to: the base URL (which may carry a path of its own, `https://host/gw`;
+ * it is part of what is sent, so part of what is signed) followed by the endpoint's path.
+ */
+export function joinUrl(baseUrl: string, path: string): string {
+	if (/^https?:\/\//i.test(path)) return path;
+	return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }

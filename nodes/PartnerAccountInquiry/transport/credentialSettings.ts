@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { resolveBaseUrl } from '../core/gateway';
+import { resolveBaseUrl } from '../core/api/gateway';
 
 export const CREDENTIAL_TYPE = 'partnerAccountInquiryApi';
 

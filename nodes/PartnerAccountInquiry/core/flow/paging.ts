@@ -6,7 +6,9 @@
  * out in API order, every beneficiary exactly once; a listing that changes while it is read is
  * read once more, then refused with the counts.
  */
+import { ListingChangedError } from '../errors';
 import { Pacer } from './pacer';
+import { RETRY_POLICY, withRetries } from './retry';
 import { settle } from './settle';
 
 export interface Page<T> {
@@ -29,9 +31,9 @@ export interface ReadListingOptions<T> {
 	/** Failures worth another try of the page (rate limits always are); only rate limits narrow the pool. */
 	isRetryable?: (error: unknown) => boolean;
 	sleep: (ms: number) => Promise<void>;
-	/** First pause after a rate-limit answer, doubled on each repeat for the same page. */
+	/** First pause before a retry of a page (RETRY_POLICY's by default), doubled on each repeat for the same page. */
 	rateLimitBackoffMs?: number;
-	/** How many times one page is retried (one budget for every retryable failure) before giving up. */
+	/** How many times one page is retried (one budget for every retryable failure; RETRY_POLICY's by default). */
 	rateLimitRetries?: number;
 	random?: () => number;
 	/**
@@ -46,16 +48,6 @@ export interface ListingStats {
 	rateLimited: number;
 	rereads: number;
 	peakConcurrency: number;
-}
-
-export class ListingChangedError extends Error {
-	constructor(
-		readonly detail: string,
-		readonly expected: number,
-		readonly actual: number,
-	) {
-		super(`The beneficiary list changed while it was being read: ${detail}`);
-	}
 }
 
 /** Pages to read for a listing of `totalCount` items, given a limit. */
@@ -166,6 +158,7 @@ function runPool<T>(
 	});
 }
 
+/** One page through the one retry policy; a rate limit also narrows the pool. */
 async function fetchWithBackoff<T>(
 	options: ReadListingOptions<T>,
 	pageNumber: number,
@@ -173,28 +166,29 @@ async function fetchWithBackoff<T>(
 	stats: ListingStats,
 	{ pacer, onRateLimited }: { pacer?: Pacer; onRateLimited?: () => void },
 ): Promise<Page<T>> {
-	const retries = options.rateLimitRetries ?? 3;
-	const base = options.rateLimitBackoffMs ?? 250;
-	const random = options.random ?? Math.random;
-	for (let attempt = 0; ; attempt++) {
-		stats.requests++;
-		const started = options.now?.();
-		const outcome = await settle(options.fetchPage(pageNumber, signal));
-		if (outcome.ok) {
+	return await withRetries(
+		async () => {
+			stats.requests++;
+			const started = options.now?.();
+			const page = await options.fetchPage(pageNumber, signal);
 			// The round trip of this attempt alone: backoff pauses are not the gateway's.
 			if (pacer && started !== undefined) pacer.observe((options.now?.() ?? started) - started);
-			return outcome.value;
-		}
-		const { error } = outcome;
-		const rateLimited = options.isRateLimited(error);
-		if (!(rateLimited || options.isRetryable?.(error)) || attempt >= retries || signal.aborted) throw error;
-		if (rateLimited) {
-			stats.rateLimited++;
-			onRateLimited?.();
-		}
-		await options.sleep(base * 2 ** attempt * (0.5 + random()));
-		if (signal.aborted) throw error;
-	}
+			return page;
+		},
+		{
+			retries: options.rateLimitRetries ?? RETRY_POLICY.retries,
+			baseDelayMs: options.rateLimitBackoffMs ?? RETRY_POLICY.baseDelayMs,
+			isRetryable: (error) => options.isRateLimited(error) || (options.isRetryable?.(error) ?? false),
+			sleep: options.sleep,
+			random: options.random,
+			signal,
+			onRetry: (error) => {
+				if (!options.isRateLimited(error)) return;
+				stats.rateLimited++;
+				onRateLimited?.();
+			},
+		},
+	);
 }
 
 /** Page 1 must add up before its totalPageNumber decides how many requests go out. */

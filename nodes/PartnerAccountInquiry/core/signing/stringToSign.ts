@@ -26,15 +26,7 @@ export function stringToSignParts({ method, uri, clientId, time, body }: Signing
 	return [Buffer.from(head, 'utf8'), typeof body === 'string' ? Buffer.from(body, 'utf8') : body];
 }
 
-/**
- * The <URI> of spec 5.3 for a request sent to `baseUrl` + `path`. A base URL may carry a path
- * of its own (`https://host/gw`): it is part of what is sent, so it is part of what is signed.
- */
-export function joinUrl(baseUrl: string, path: string): string {
-	if (/^https?:\/\//i.test(path)) return path;
-	return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-}
-
+/** The <URI> that is signed: the path plus query string as sent, without scheme or host. */
 export function signingUri(url: string): string {
 	const parsed = new URL(url);
 	return `${parsed.pathname}${parsed.search}`;
