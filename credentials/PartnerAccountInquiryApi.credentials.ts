@@ -9,6 +9,9 @@ import type {
 
 import { GATEWAYS, PATHS } from '../nodes/PartnerAccountInquiry/core/api/gateway';
 import { signRequestOptions } from '../nodes/PartnerAccountInquiry/transport/authenticate';
+import { RESPONSE_TIME_TOLERANCE } from '../nodes/PartnerAccountInquiry/transport/credentialSettings';
+
+const defaultTolerance = RESPONSE_TIME_TOLERANCE.default;
 
 export class PartnerAccountInquiryApi implements ICredentialType {
 	name = 'partnerAccountInquiryApi';
@@ -85,6 +88,15 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			required: true,
 			description:
 				'The version of the key pair, sent as keyVersion in the Signature header (the developer centre shows it)',
+		},
+		{
+			displayName: 'Response Time Tolerance (Seconds)',
+			name: 'responseTimeToleranceSeconds',
+			type: 'number',
+			typeOptions: { minValue: RESPONSE_TIME_TOLERANCE.min, maxValue: RESPONSE_TIME_TOLERANCE.max },
+			default: defaultTolerance,
+			description:
+				"How far a signed answer's response-time may be from this n8n host's clock, either way. An older (or future-dated) answer is refused as a possible replay. Keep the host's clock synchronised; raise this only for a known clock skew.",
 		},
 	];
 

@@ -9,6 +9,7 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 
@@ -39,7 +40,27 @@ export type FaultKind =
 	| 'totalChanges'
 	| 'answer'
 	| 'redirect'
-	| 'foreignQuota';
+	| 'foreignQuota'
+	// A genuinely signed answer dated 10 minutes ago, 10 minutes ahead, or with a response-time that is no time.
+	| 'staleTime'
+	| 'futureTime'
+	| 'badTime'
+	// Answers that verify but are not about the question, or not of the documented shape.
+	| 'ignoreFilters'
+	| 'impossibleTotals'
+	| 'nonObjectItem'
+	| 'quotaMissingField'
+	| 'badResultStatus'
+	| 'ignorePageNumber'
+	| 'lowerPageCap'
+	// Bodies that never end, or end badly.
+	| 'drip'
+	| 'huge'
+	| 'gzipBomb'
+	| 'dropMidBody'
+	// Unsigned answers that echo the request (its access token, its beneficiary token) back.
+	| 'echoRequest'
+	| 'echoInResult';
 
 export interface FaultRule {
 	fault: FaultKind;
@@ -54,6 +75,12 @@ export interface FaultRule {
 	unsigned?: boolean;
 	/** For fault 'answer': the HTTP status to send it with (200 when omitted). */
 	httpStatus?: number;
+	/** For fault 'lowerPageCap': the most beneficiaries the gateway puts on a page. */
+	pageCap?: number;
+	/** For fault 'quotaMissingField': the field left out of the quota answer. */
+	field?: string;
+	/** For fault 'nonObjectItem': what stands in for the first beneficiary. */
+	item?: unknown;
 }
 
 export interface LoggedRequest {
@@ -104,6 +131,7 @@ interface PreparedResponse {
 	status: number;
 	headers: Record<string, string>;
 	body: string;
+	requestBody?: string;
 }
 
 interface Answer {
@@ -170,16 +198,30 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	}
 
 	/** The signed answer, ready to write: made when the request arrives, written when its latency is up. */
-	function prepare(req: IncomingMessage, path: string, answer: Answer, fault?: FaultKind): PreparedResponse {
+	function prepare(
+		req: IncomingMessage,
+		path: string,
+		answer: Answer,
+		fault: FaultKind | undefined,
+		requestBody: string,
+	): PreparedResponse {
 		const payload = {
-			result: { resultStatus: answer.status, resultCode: answer.code, resultMessage: answer.message },
-			...answer.data,
+			result: {
+				resultStatus: fault === 'badResultStatus' ? 'X' : fault === 'echoInResult' ? 'F' : answer.status,
+				resultCode: fault === 'echoInResult' ? 'PARAM_ILLEGAL' : answer.code,
+				resultMessage: fault === 'echoInResult' ? `Illegal request: ${echo(req, requestBody)}` : answer.message,
+			},
+			...(fault === 'echoInResult' ? {} : answer.data),
 		};
 		let body = JSON.stringify(payload);
 		if (fault === 'malformedJson') body = body.slice(0, Math.floor(body.length / 2));
-		const responseTime = new Date(Math.floor(Date.now() / 1000) * 1000 + 8 * 3_600_000)
-			.toISOString()
-			.replace('.000Z', '+08:00');
+		const shift = fault === 'staleTime' ? -600_000 : fault === 'futureTime' ? 600_000 : 0;
+		const responseTime =
+			fault === 'badTime'
+				? 'x'
+				: new Date(Math.floor(Date.now() / 1000) * 1000 + 8 * 3_600_000 + shift)
+						.toISOString()
+						.replace('.000Z', '+08:00');
 		// The gateway answers the client that called, as that client: it echoes Client-Id and signs over it.
 		const echoed = typeof req.headers['client-id'] === 'string' ? req.headers['client-id'] : clientId;
 		const content = Buffer.concat([
@@ -195,10 +237,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			'response-time': responseTime,
 			'client-id': fault === 'foreignClientId' ? 'SOMEONE_ELSE_9999' : echoed,
 		};
-		if (fault !== 'unsigned' && !(fault === 'answer' && lastRule?.unsigned)) {
+		if (fault !== 'unsigned' && fault !== 'echoInResult' && !(fault === 'answer' && lastRule?.unsigned)) {
 			headers.signature = `algorithm=RSA256,keyVersion=${keyVersion},signature=${encodeURIComponent(signature.toString('base64'))}`;
 		}
-		return { status: fault === 'answer' ? (lastRule?.httpStatus ?? 200) : 200, headers, body };
+		return { status: fault === 'answer' ? (lastRule?.httpStatus ?? 200) : 200, headers, body, requestBody };
 	}
 
 	function verifyRequest(req: IncomingMessage, path: string, raw: Buffer): Answer | undefined {
@@ -266,20 +308,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'USER_NOT_EXIST', message: `User ${customerId} does not exist` } };
 		const illegal = checkFilters(body, customer);
 		if (illegal) return { answer: illegal };
-		const filtered = FILTER_FIELDS.some((field) => body[field] !== undefined);
+		const filtered = fault !== 'ignoreFilters' && FILTER_FIELDS.some((field) => body[field] !== undefined);
 		const matches = filtered ? customer.beneficiaries.filter((b) => matchesFilters(b, body)) : customer.beneficiaries;
-		const size = pageSize as number;
-		const start = ((pageNumber as number) - 1) * size;
+		const size =
+			fault === 'lowerPageCap' ? Math.min(pageSize as number, lastRule?.pageCap ?? 20) : (pageSize as number);
+		const page = fault === 'ignorePageNumber' ? 1 : (pageNumber as number);
+		const start = (page - 1) * size;
+		const beneficiaries: unknown[] = matches.slice(start, start + size);
+		if (fault === 'nonObjectItem')
+			beneficiaries[0] = lastRule && 'item' in lastRule ? lastRule.item : 'not a beneficiary';
 		const answer: Answer = {
 			status: 'S',
 			code: 'SUCCESS',
 			message: 'success',
 			data: {
 				responseId: `R${String(requests.length).padStart(8, '0')}${Date.now().toString(36)}`.slice(0, 32),
-				beneficiaries: matches.slice(start, start + size),
-				totalCount: matches.length,
-				totalPageNumber: Math.ceil(matches.length / size),
-				currentPageNumber: pageNumber,
+				beneficiaries,
+				totalCount: fault === 'impossibleTotals' ? 0 : matches.length,
+				totalPageNumber: fault === 'impossibleTotals' ? 0 : Math.ceil(matches.length / size),
+				currentPageNumber: page,
 			},
 		};
 		if (fault === 'totalChanges') {
@@ -335,21 +382,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				},
 			};
 		}
-		return {
-			answer: {
-				status: 'S',
-				code: 'SUCCESS',
-				message: 'success',
-				data: {
-					quotaAccumulationMethod: method,
-					quotaAccumulationId: id,
-					availableQuota: { currency: record.currency, value: record.value },
-					...(fault === 'foreignQuota' ? { quotaAccumulationId: `${id}-SOMEONE-ELSE` } : {}),
-					...(method === 'BENEFICIARY' ? { tradeType: body.tradeType } : {}),
-				},
-			},
-			fault,
+		const data: Record<string, unknown> = {
+			quotaAccumulationMethod: method,
+			quotaAccumulationId: id,
+			availableQuota: { currency: record.currency, value: record.value },
+			...(fault === 'foreignQuota' ? { quotaAccumulationId: `${id}-SOMEONE-ELSE` } : {}),
+			...(method === 'BENEFICIARY' ? { tradeType: body.tradeType } : {}),
 		};
+		if (fault === 'quotaMissingField') delete data[lastRule?.field ?? 'quotaAccumulationId'];
+		return { answer: { status: 'S', code: 'SUCCESS', message: 'success', data }, fault };
 	}
 
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -393,9 +434,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			}
 			entry.resultCode = result.answer.code;
 			entry.fault = result.fault;
-			const prepared = prepare(req, path, result.answer, result.fault);
+			const prepared = prepare(req, path, result.answer, result.fault, raw.toString('utf8'));
 			if (latencyMs > 0) await delayUntil(arrival + latencyMs);
-			if (transportFault(result.fault, req, res)) return;
+			if (transportFault(result.fault, req, res, prepared)) return;
 			res.writeHead(prepared.status, prepared.headers);
 			res.end(prepared.body);
 		} finally {
@@ -439,9 +480,72 @@ function faultResult(fault: FaultKind | undefined): Answer | undefined {
 	return undefined;
 }
 
-/** Faults below the API: HTTP errors with an HTML body, a reset connection, no answer at all. */
-function transportFault(fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse): boolean {
+/** The request as a careless gateway echoes it in an error: the access token first, then the body and every header. */
+function echo(req: IncomingMessage, body: string): string {
+	return `access token ${String(req.headers['access-token'] ?? '')}; body ${body}; headers ${JSON.stringify(req.headers)}`;
+}
+
+let gzipBomb: Buffer | undefined;
+
+/** Faults below the API: HTTP errors with an HTML body, a reset connection, no answer at all, bodies that never end well. */
+function transportFault(
+	fault: FaultKind | undefined,
+	req: IncomingMessage,
+	res: ServerResponse,
+	prepared: PreparedResponse,
+): boolean {
 	switch (fault) {
+		case 'drip': {
+			// The headers at once, then one byte every 200 ms: an idle timeout never fires.
+			res.writeHead(prepared.status, prepared.headers);
+			const bytes = Buffer.from(prepared.body, 'utf8');
+			let sent = 0;
+			const timer = setInterval(() => {
+				if (res.destroyed || sent >= bytes.length) {
+					clearInterval(timer);
+					if (!res.destroyed) res.end();
+					return;
+				}
+				res.write(bytes.subarray(sent, sent + 1));
+				sent++;
+			}, 200);
+			res.on('close', () => clearInterval(timer));
+			return true;
+		}
+		case 'huge': {
+			// A signed-looking answer that never ends: 64 KiB chunks for as long as the client reads.
+			res.writeHead(200, prepared.headers);
+			const chunk = Buffer.alloc(64 * 1024, 0x20);
+			const pump = () => {
+				while (!res.destroyed && res.write(chunk));
+			};
+			res.on('drain', pump);
+			pump();
+			return true;
+		}
+		case 'gzipBomb': {
+			// 64 KiB on the wire that inflate to 64 MiB.
+			gzipBomb ??= gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 });
+			res.writeHead(200, {
+				...prepared.headers,
+				'content-encoding': 'gzip',
+				'content-length': String(gzipBomb.length),
+			});
+			res.end(gzipBomb);
+			return true;
+		}
+		case 'dropMidBody': {
+			res.writeHead(prepared.status, {
+				...prepared.headers,
+				'content-length': String(Buffer.byteLength(prepared.body)),
+			});
+			res.write(prepared.body.slice(0, Math.floor(prepared.body.length / 2)), () => res.socket?.destroy());
+			return true;
+		}
+		case 'echoRequest':
+			res.writeHead(400, { 'content-type': 'text/plain' });
+			res.end(`Bad request: ${echo(req, prepared.requestBody ?? '')}`);
+			return true;
 		case 'http429':
 		case 'http502':
 		case 'http503': {

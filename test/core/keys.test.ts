@@ -74,3 +74,24 @@ describe('parsePublicKey', () => {
 		expect(() => parsePublicKey('nope')).toThrow(/^The Service Public Key in the credential could not be read/);
 	});
 });
+
+describe('odd keys get typed errors', () => {
+	it('says that an encrypted traditional PEM (Proc-Type header) is encrypted', () => {
+		const { generateKeyPairSync } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+		const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+		const pem = privateKey.export({ type: 'pkcs1', format: 'pem', cipher: 'aes-128-cbc', passphrase: 'abc' }) as string;
+		expect(pem).toMatch(/Proc-Type: 4,ENCRYPTED/);
+		for (const text of [pem, pem.replace(/\n/g, '\r\n'), pem.replace(/\n/g, '\\n')]) {
+			expect(() => parsePrivateKey(text)).toThrow(/is encrypted with a passphrase/);
+		}
+	});
+
+	it.each(['AQ', 'Ag', 'BA'])('refuses a public key with a degenerate exponent (%s in JWK)', (e) => {
+		const { createPublicKey, generateKeyPairSync } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+		const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
+		const der = createPublicKey({ key: { ...jwk, e }, format: 'jwk' }).export({ type: 'spki', format: 'der' });
+		expect(() => parsePublicKey(der.toString('base64'))).toThrow(
+			/public exponent \d, which makes signatures meaningless/,
+		);
+	});
+});

@@ -54,6 +54,7 @@ describe('credential fields', () => {
 			'privateKey',
 			'servicePublicKey',
 			'keyVersion',
+			'responseTimeToleranceSeconds',
 		]);
 		const environment = credential.properties[0];
 		expect(environment.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual(['sg', 'eu', 'na', 'custom']);

@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { minorToMajor } from '../core/api/amount';
 import { ACCESS_TOKEN, METHOD_WITH_TRADE_TYPE, QUOTA_METHOD_CHOICES, TRADE_TYPE_CHOICES } from '../core/api/fields';
+import { checkQuotaAnswer } from '../core/api/answers';
 import { PATHS } from '../core/api/gateway';
+import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
 import { compactBody, validateAccessToken, validateQuotaRequest, type QuotaRequest } from '../core/api/validation';
 import { RequestError } from '../core/errors';
 import type { ApiSession } from '../transport/request';
@@ -93,39 +95,22 @@ export async function execute(
 	const connectedAccountId = optionalString(options.connectedAccountId);
 	const accessToken = optionalString(options.accessToken);
 	validateAccessToken(accessToken);
-	if (connectedAccountId) headers['Connected-AccountId'] = connectedAccountId;
-	if (accessToken) headers['Access-Token'] = accessToken;
+	if (connectedAccountId)
+		headers['Connected-AccountId'] = checkHeaderValue(HEADER_RULES.connectedAccountId, connectedAccountId);
+	if (accessToken) headers['Access-Token'] = checkHeaderValue(HEADER_RULES.accessToken, accessToken);
+	const timeout = readWholeNumber('timeout', options.timeout, 'Timeout (Ms)');
 	const data = await session.call(PATHS.getAvailableQuota, request as unknown as IDataObject, {
 		headers,
-		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
+		timeout,
+		secrets: [accessToken],
 	});
 	return [{ json: toOutput(data, request), pairedItem: { item: itemIndex } }];
 }
 
 /** The quota fields as returned, plus availableQuotaAmount in major units. */
 function toOutput(data: IDataObject, request: QuotaRequest): IDataObject {
-	// The signature binds the answer to the path, client and time, not to the question: check that
-	// this answer is about what was asked before it becomes this item's quota.
-	for (const [field, asked, answered] of [
-		['quotaAccumulationMethod', request.quotaAccumulationMethod, data.quotaAccumulationMethod],
-		['quotaAccumulationId', request.quotaAccumulationId, data.quotaAccumulationId],
-		['tradeType', request.tradeType, data.tradeType],
-		['availableQuota.currency', request.currency, (data.availableQuota as IDataObject | undefined)?.currency],
-	] as const) {
-		if (answered !== undefined && asked !== undefined && answered !== asked) {
-			throw new RequestError(
-				`The quota answer is about ${field} ${JSON.stringify(answered)}, not the ${JSON.stringify(asked)} asked for`,
-				'The answer does not belong to this request, so it was not used. Run the node again; if it persists, contact support.',
-			);
-		}
-	}
-	const quota = data.availableQuota as IDataObject | undefined;
-	if (!quota || typeof quota !== 'object' || typeof quota.currency !== 'string') {
-		throw new RequestError(
-			'The quota response has no availableQuota with a currency',
-			'The gateway sent an unexpected response; contact support.',
-		);
-	}
+	checkQuotaAnswer(data, request);
+	const quota = data.availableQuota as IDataObject & { currency: string };
 	const amount = minorToMajor(quota.value, quota.currency);
 	if (amount === undefined) {
 		throw new RequestError(

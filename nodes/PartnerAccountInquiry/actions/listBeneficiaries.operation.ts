@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { sleep } from 'n8n-workflow';
 
 import { ACCESS_TOKEN, BENEFICIARY_FILTERS, NUMBER_OPTIONS } from '../core/api/fields';
+import { checkBeneficiaries } from '../core/api/answers';
 import { PATHS } from '../core/api/gateway';
+import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
 import { compactBody, validateBeneficiaryListRequest, type BeneficiaryListRequest } from '../core/api/validation';
 import { isRateLimited, isTransient, RequestError, ValidationError } from '../core/errors';
 import { readListing, type Page } from '../core/flow/paging';
@@ -38,9 +40,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		displayOptions: show,
-		options: [...BENEFICIARY_FILTERS]
-			.sort((a, b) => a.label.localeCompare(b.label))
-			.map((rule) => fieldProperty(rule)),
+		options: [...BENEFICIARY_FILTERS].sort((a, b) => a.label.localeCompare(b.label)).map((rule) => fieldProperty(rule)),
 	},
 	optionsCollection(show, [
 		fieldProperty(ACCESS_TOKEN, {
@@ -112,7 +112,9 @@ export async function execute(
 		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
 	const concurrency = readWholeNumber('pageConcurrency', options.pageConcurrency, 'Page Concurrency');
 	const customerId = optionalString(options.customerId);
-	const headers = customerId ? { 'Connected-CustomerId': customerId } : undefined;
+	const headers = customerId
+		? { 'Connected-CustomerId': checkHeaderValue(HEADER_RULES.customerId, customerId) }
+		: undefined;
 	const timeout = readWholeNumber('timeout', options.timeout, 'Timeout (Ms)');
 
 	const { items } = await readListing<IDataObject>({
@@ -130,8 +132,9 @@ export async function execute(
 				timeout,
 				signal,
 				retries: 0, // one retry budget per page: the pool's
+				secrets: [request.accessToken, request.beneficiaryToken as string | undefined],
 			});
-			return toPage(data, pageNumber);
+			return toPage(data, pageNumber, request);
 		},
 	});
 	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
@@ -145,7 +148,7 @@ function beneficiaryKey(item: IDataObject): string {
 	return `j:${JSON.stringify(item)}`;
 }
 
-function toPage(data: IDataObject, pageNumber: number): Page<IDataObject> {
+function toPage(data: IDataObject, pageNumber: number, sent: BeneficiaryListRequest): Page<IDataObject> {
 	const { beneficiaries } = data;
 	if (beneficiaries !== undefined && !Array.isArray(beneficiaries)) {
 		throw listingShape(`beneficiaries is not a list on page ${pageNumber}`);
@@ -158,10 +161,19 @@ function toPage(data: IDataObject, pageNumber: number): Page<IDataObject> {
 		}
 		return n;
 	};
+	const items: unknown[] = beneficiaries ?? [];
+	const totalCount = count('totalCount');
+	const totalPageNumber = count('totalPageNumber');
+	if (items.length > 0 && (totalCount === 0 || totalPageNumber === 0)) {
+		throw listingShape(
+			`page ${pageNumber} carries ${items.length} beneficiaries but reports totalCount ${totalCount} and totalPageNumber ${totalPageNumber}, an impossible page`,
+		);
+	}
+	checkBeneficiaries(items, sent, pageNumber);
 	return {
-		items: (beneficiaries ?? []) as IDataObject[],
-		totalCount: count('totalCount'),
-		totalPageNumber: count('totalPageNumber'),
+		items: items as IDataObject[],
+		totalCount,
+		totalPageNumber,
 		currentPageNumber: data.currentPageNumber === undefined ? pageNumber : count('currentPageNumber'),
 	};
 }

@@ -19,7 +19,8 @@ export abstract class PartnerError extends Error {
 
 	constructor(
 		message: string,
-		readonly hint: string,
+		/** What to do about it. */
+		public hint: string,
 	) {
 		super(message);
 		this.name = new.target.name;
@@ -33,7 +34,6 @@ export abstract class PartnerError extends Error {
 
 /** A parameter or credential field that breaks a rule; nothing was sent. */
 export class ValidationError extends PartnerError {
-
 	constructor(
 		readonly field: string,
 		readonly rule: string,
@@ -56,7 +56,6 @@ const KEY_FIELD_LABEL: Record<KeyField, string> = {
 };
 
 export class KeyFormatError extends PartnerError {
-
 	constructor(
 		readonly field: KeyField,
 		problem: string,
@@ -73,12 +72,13 @@ export type VerificationFailure =
 	| 'malformed-signature'
 	| 'unsupported-algorithm'
 	| 'missing-response-time'
+	| 'unparsable-response-time'
+	| 'stale-response'
 	| 'client-id-mismatch'
 	| 'signature-mismatch';
 
 /** Spec 5.4 failed: nothing from the response may be used. */
 export class ResponseVerificationError extends PartnerError {
-
 	constructor(
 		readonly reason: VerificationFailure,
 		message: string,
@@ -103,7 +103,10 @@ export class ApiResultError extends PartnerError {
 			explanation.description +=
 				' (The gateway did not sign this failure answer; it carries no data, so it is reported as it came.)';
 		}
-		super(`The API answered ${explanation.code}${explanation.message ? `: ${explanation.message}` : ''}`, explanation.description);
+		super(
+			`The API answered ${explanation.code}${explanation.message ? `: ${explanation.message}` : ''}`,
+			explanation.description,
+		);
 		this.explanation = explanation;
 	}
 
@@ -113,7 +116,10 @@ export class ApiResultError extends PartnerError {
 
 	itemFields(): ErrorFields {
 		const { status, code, message } = this.explanation;
-		return { resultStatus: status, resultCode: code, resultMessage: message };
+		const fields: ErrorFields = { resultStatus: status, resultCode: code, resultMessage: message };
+		// A workflow can tell an unsigned failure (nothing in it is verified) from a signed one.
+		if (this.unsigned) fields.signed = false;
+		return fields;
 	}
 }
 
@@ -123,7 +129,7 @@ export class TransientError extends PartnerError {
 
 	constructor(
 		message: string,
-		readonly detail: string,
+		public detail: string,
 		readonly httpCode?: number,
 	) {
 		super(
@@ -151,7 +157,6 @@ export class RequestError extends PartnerError {
 
 /** The listing did not add up twice in a row: nothing is returned rather than a wrong list. */
 export class ListingChangedError extends PartnerError {
-
 	constructor(
 		readonly detail: string,
 		readonly expected: number,
@@ -175,4 +180,34 @@ export function isRateLimited(error: unknown): boolean {
 /** Network errors, timeouts, HTTP 429 and 5xx, and REQUEST_TRAFFIC_EXCEED_LIMIT: worth another, freshly signed, try. */
 export function isTransient(error: unknown): boolean {
 	return error instanceof TransientError || isRateLimited(error);
+}
+
+/**
+ * The error with every secret value of the request removed from its texts: a gateway may echo the
+ * request (an unsigned 4xx body, a resultMessage), and such text reaches messages, descriptions,
+ * error items and an AI agent's answer. A secret is replaced wherever it appears, as sent or as a
+ * JSON string would escape it.
+ */
+export function redactError(error: unknown, secrets: readonly string[]): unknown {
+	if (!(error instanceof PartnerError) || secrets.length === 0) return error;
+	const redact = (text: string): string => redactSecrets(text, secrets);
+	error.message = redact(error.message);
+	error.hint = redact(error.hint);
+	if (error instanceof ApiResultError) {
+		error.explanation.message = redact(error.explanation.message);
+		error.explanation.description = redact(error.explanation.description);
+	}
+	if (error instanceof TransientError) error.detail = redact(error.detail);
+	return error;
+}
+
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+	let out = text;
+	for (const secret of secrets) {
+		if (!secret) continue;
+		for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
+			out = out.split(form).join('[hidden]');
+		}
+	}
+	return out;
 }

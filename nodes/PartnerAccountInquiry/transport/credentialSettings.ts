@@ -1,8 +1,15 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { resolveBaseUrl } from '../core/api/gateway';
+import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
+import { checkWholeNumber } from '../core/api/validation';
+import { ValidationError } from '../core/errors';
+import { DEFAULT_RESPONSE_TIME_TOLERANCE_SECONDS } from '../core/signing/timestamps';
 
 export const CREDENTIAL_TYPE = 'partnerAccountInquiryApi';
+
+/** Bounds of the credential's Response Time Tolerance: never 0 ("no check") by accident. */
+export const RESPONSE_TIME_TOLERANCE = { min: 1, max: 86_400, default: DEFAULT_RESPONSE_TIME_TOLERANCE_SECONDS };
 
 export interface PartnerCredentials {
 	baseUrl: string;
@@ -10,15 +17,50 @@ export interface PartnerCredentials {
 	keyVersion: string;
 	privateKey: string;
 	servicePublicKey: string;
+	responseTimeToleranceSeconds: number;
 }
 
-/** The credential's fields, read once, trimmed, with the gateway resolved to a base URL. */
+const FIELD_LABELS = { baseUrl: 'Base URL', clientId: 'Client ID', keyVersion: 'Key Version' } as const;
+
+/** PEM armour, or a long Base64 run such as DER keys start with ("MII..."). */
+const KEY_MATERIAL = /-----BEGIN|PRIVATE KEY|MII[A-Za-z0-9+/]{60,}/;
+
+/** A key pasted into the wrong field is refused without quoting it back. */
+function refuseKeyMaterial(field: keyof typeof FIELD_LABELS, value: string): void {
+	if (!KEY_MATERIAL.test(value)) return;
+	throw new ValidationError(
+		field,
+		'no key material',
+		`The ${FIELD_LABELS[field]} in the credential holds what looks like a key (its text is not shown)`,
+		'Paste your private key only into Private Key and the service public key only into Service Public Key, then enter the real value here.',
+	);
+}
+
+/** The credential's fields, read once, trimmed and checked, with the gateway resolved to a base URL. */
 export function readCredentials(data: ICredentialDataDecryptedObject): PartnerCredentials {
+	const baseUrl = String(data.baseUrl ?? '');
+	const clientId = String(data.clientId ?? '').trim();
+	const keyVersion = String(data.keyVersion ?? '1').trim() || '1';
+	refuseKeyMaterial('baseUrl', baseUrl);
+	refuseKeyMaterial('clientId', clientId);
+	refuseKeyMaterial('keyVersion', keyVersion);
+	if (clientId) checkHeaderValue(HEADER_RULES.clientId, clientId);
+	checkHeaderValue(HEADER_RULES.keyVersion, keyVersion);
+	const tolerance = data.responseTimeToleranceSeconds;
 	return {
-		baseUrl: resolveBaseUrl(String(data.environment ?? 'sg'), String(data.baseUrl ?? '')),
-		clientId: String(data.clientId ?? '').trim(),
-		keyVersion: String(data.keyVersion ?? '1').trim() || '1',
+		baseUrl: resolveBaseUrl(String(data.environment ?? 'sg'), baseUrl),
+		clientId,
+		keyVersion,
 		privateKey: String(data.privateKey ?? ''),
 		servicePublicKey: String(data.servicePublicKey ?? ''),
+		responseTimeToleranceSeconds:
+			tolerance === undefined || tolerance === ''
+				? RESPONSE_TIME_TOLERANCE.default
+				: checkWholeNumber(
+						'responseTimeToleranceSeconds',
+						typeof tolerance === 'string' ? Number(tolerance) : tolerance,
+						RESPONSE_TIME_TOLERANCE,
+						'Response Time Tolerance (Seconds)',
+					),
 	};
 }

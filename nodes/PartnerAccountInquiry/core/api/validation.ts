@@ -28,7 +28,6 @@ export const RELATION_FILTERS = choicesOf('relationFilter');
 export const QUOTA_METHODS = values(QUOTA_METHOD_CHOICES);
 export const TRADE_TYPES = values(TRADE_TYPE_CHOICES);
 
-
 export interface BeneficiaryListRequest {
 	[filter: string]: string | string[] | number | undefined;
 	accessToken?: string;

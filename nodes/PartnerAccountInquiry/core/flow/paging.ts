@@ -70,19 +70,31 @@ async function readOnce<T>(options: ReadListingOptions<T>, stats: ListingStats):
 	const controller = new AbortController();
 	const pacer = options.now ? new Pacer(options.now) : undefined;
 	const first = await fetchWithBackoff(options, 1, controller.signal, stats, { pacer });
-	checkFirstPage(first, options.pageSize);
-	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, options.pageSize, options.limit);
-	const pages = new Map<number, Page<T>>([[1, first]]);
+	const pageSize = checkFirstPage(first, options.pageSize);
+	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, pageSize, options.limit);
+	const pages = new Map<number, Page<T>>();
+	const seen = new Map<string, number>();
+	// Each page is checked as it arrives, so a listing that does not add up fails on the page that shows it.
+	const accept = (n: number, page: Page<T>) => {
+		checkPage(options, first, pageSize, n, page, seen);
+		pages.set(n, page);
+	};
+	if (pagesToRead >= 1) accept(1, first);
 	const rest = Array.from({ length: Math.max(0, pagesToRead - 1) }, (_, i) => i + 2);
-	await runPool(options, rest, pages, controller, stats, pacer);
-	return assemble(options, first, pages, pagesToRead);
+	await runPool(options, rest, accept, controller, stats, pacer);
+	const items: T[] = [];
+	for (let n = 1; n <= pagesToRead; n++) items.push(...(pages.get(n) as Page<T>).items);
+	return options.limit === undefined ? items : items.slice(0, options.limit);
 }
 
-/** Runs `pageNumbers` through the adaptive pool; on the first failure starts nothing new, aborts the rest and waits for them. */
+/**
+ * Runs `pageNumbers` through the adaptive pool, handing each page to `accept` (which may refuse
+ * it). On the first failure it starts nothing new, aborts the pages in flight and fails at once.
+ */
 function runPool<T>(
 	options: ReadListingOptions<T>,
 	pageNumbers: number[],
-	pages: Map<number, Page<T>>,
+	accept: (pageNumber: number, page: Page<T>) => void,
 	controller: AbortController,
 	stats: ListingStats,
 	pacer: Pacer | undefined,
@@ -92,7 +104,6 @@ function runPool<T>(
 	let successesAtWidth = 0;
 	let active = 0;
 	let failed = false;
-	let failure: unknown;
 	const queue = [...pageNumbers];
 	const onRateLimited = () => {
 		width = Math.max(1, Math.floor(width / 2));
@@ -111,10 +122,7 @@ function runPool<T>(
 		};
 		/** `wokeFor`: the due time whose pause just ended; a request due by then goes, whatever the clock says. */
 		const pump = (wokeFor = -Infinity) => {
-			if (failed) {
-				if (active === 0) reject(failure);
-				return;
-			}
+			if (failed) return;
 			if (queue.length === 0 && active === 0) {
 				resolve();
 				return;
@@ -132,22 +140,20 @@ function runPool<T>(
 				active++;
 				stats.peakConcurrency = Math.max(stats.peakConcurrency, active);
 				fetchWithBackoff(options, pageNumber, controller.signal, stats, { pacer, onRateLimited })
-					.then(
-						(page) => {
-							pages.set(pageNumber, page);
-							if (++successesAtWidth >= width && width < max) {
-								width++;
-								successesAtWidth = 0;
-							}
-						},
-						(error) => {
-							if (!failed) {
-								failed = true;
-								failure = error;
-								controller.abort();
-							}
-						},
-					)
+					.then((page) => {
+						if (failed) return;
+						accept(pageNumber, page);
+						if (++successesAtWidth >= width && width < max) {
+							width++;
+							successesAtWidth = 0;
+						}
+					})
+					.catch((error: unknown) => {
+						if (failed) return;
+						failed = true;
+						controller.abort();
+						reject(error);
+					})
 					.finally(() => {
 						active--;
 						pump();
@@ -191,9 +197,17 @@ async function fetchWithBackoff<T>(
 	);
 }
 
-/** Page 1 must add up before its totalPageNumber decides how many requests go out. */
-function checkFirstPage<T>(first: Page<T>, pageSize: number): void {
+/**
+ * Page 1 must add up before its totalPageNumber decides how many requests go out. Returns the
+ * page size the gateway really serves: a gateway with a lower page cap than the size asked for
+ * (it fills page 1 with fewer items, and counts its pages by that cap) is followed, not refused.
+ */
+function checkFirstPage<T>(first: Page<T>, pageSize: number): number {
 	const { totalCount, totalPageNumber } = first;
+	const served = first.items.length;
+	if (served > 0 && served < pageSize && served < totalCount && totalPageNumber === Math.ceil(totalCount / served)) {
+		return served;
+	}
 	const expectedPages = Math.ceil(totalCount / pageSize);
 	if (totalPageNumber !== expectedPages && !(totalCount === 0 && totalPageNumber <= 1)) {
 		throw new ListingChangedError(
@@ -202,55 +216,51 @@ function checkFirstPage<T>(first: Page<T>, pageSize: number): void {
 			totalPageNumber,
 		);
 	}
+	return pageSize;
 }
 
-function assemble<T>(
+/** Page `n` agrees with page 1 and holds what it should; no beneficiary came back twice so far. */
+function checkPage<T>(
 	options: ReadListingOptions<T>,
 	first: Page<T>,
-	pages: Map<number, Page<T>>,
-	pagesRead: number,
-): T[] {
+	pageSize: number,
+	n: number,
+	page: Page<T>,
+	seen: Map<string, number>,
+): void {
 	const { totalCount, totalPageNumber } = first;
-	const items: T[] = [];
-	const seen = new Map<string, number>();
-	for (let n = 1; n <= pagesRead; n++) {
-		const page = pages.get(n) as Page<T>;
-		if (page.totalCount !== totalCount) {
-			throw new ListingChangedError(
-				`page 1 reported ${totalCount} beneficiaries, page ${n} reported ${page.totalCount}`,
-				totalCount,
-				page.totalCount,
-			);
-		}
-		if (page.currentPageNumber !== n) {
-			throw new ListingChangedError(
-				`page ${n} was asked for but page ${page.currentPageNumber} came back`,
-				n,
-				page.currentPageNumber,
-			);
-		}
-		const expectedOnPage =
-			n < totalPageNumber ? options.pageSize : totalCount - (totalPageNumber - 1) * options.pageSize;
-		if (page.items.length !== expectedOnPage) {
-			throw new ListingChangedError(
-				`page ${n} holds ${page.items.length} beneficiaries where ${expectedOnPage} were due`,
-				expectedOnPage,
-				page.items.length,
-			);
-		}
-		for (const item of page.items) {
-			const key = options.keyOf(item);
-			const earlier = seen.get(key);
-			if (earlier !== undefined) {
-				throw new ListingChangedError(
-					`the same beneficiary came back on page ${earlier} and on page ${n} (the pages shifted)`,
-					totalCount,
-					items.length + 1,
-				);
-			}
-			seen.set(key, n);
-			items.push(item);
-		}
+	if (page.totalCount !== totalCount) {
+		throw new ListingChangedError(
+			`page 1 reported ${totalCount} beneficiaries, page ${n} reported ${page.totalCount}`,
+			totalCount,
+			page.totalCount,
+		);
 	}
-	return options.limit === undefined ? items : items.slice(0, options.limit);
+	if (page.currentPageNumber !== n) {
+		throw new ListingChangedError(
+			`page ${n} was asked for but page ${page.currentPageNumber} came back`,
+			n,
+			page.currentPageNumber,
+		);
+	}
+	const expectedOnPage = n < totalPageNumber ? pageSize : totalCount - (totalPageNumber - 1) * pageSize;
+	if (page.items.length !== expectedOnPage) {
+		throw new ListingChangedError(
+			`page ${n} holds ${page.items.length} beneficiaries where ${expectedOnPage} were due`,
+			expectedOnPage,
+			page.items.length,
+		);
+	}
+	for (const item of page.items) {
+		const key = options.keyOf(item);
+		const earlier = seen.get(key);
+		if (earlier !== undefined) {
+			throw new ListingChangedError(
+				`the same beneficiary came back on page ${Math.min(earlier, n)} and on page ${Math.max(earlier, n)} (the pages shifted)`,
+				totalCount,
+				seen.size + 1,
+			);
+		}
+		seen.set(key, n);
+	}
 }

@@ -94,7 +94,14 @@ function readKeyText(text: string, field: KeyField, formats: string): Armoured {
 			);
 		}
 		body = cleaned.slice(begin.index + begin[0].length, end);
-		if (/^Proc-Type:|^DEK-Info:/m.test(body)) label = 'ENCRYPTED PRIVATE KEY';
+		if (/^\s*(Proc-Type|DEK-Info):/m.test(body)) {
+			// A traditional ("BEGIN RSA PRIVATE KEY") PEM encrypted with a passphrase.
+			throw new KeyFormatError(
+				field,
+				'is encrypted with a passphrase (its PEM has a Proc-Type header), which is not supported',
+				'Decrypt it first: openssl pkcs8 -topk8 -nocrypt -in encrypted.pem -out private.pem',
+			);
+		}
 	}
 	const base64 = body.replace(/\s+/g, '');
 	if (base64 === '' || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64) || base64.length % 4 === 1) {
@@ -109,6 +116,15 @@ function checkRsa(key: KeyObject, field: KeyField, formats: string): KeyObject {
 			field,
 			`is a ${key.asymmetricKeyType ?? 'non-RSA'} key; the API signs with RSA (SHA256withRSA)`,
 			`Use an RSA key: ${formats}.`,
+		);
+	}
+	const exponent = key.asymmetricKeyDetails?.publicExponent;
+	if (exponent !== undefined && (exponent < 3n || exponent % 2n === 0n)) {
+		// e = 1 makes every "signature" the message itself; an even e is no RSA key at all.
+		throw new KeyFormatError(
+			field,
+			`is an RSA key with the public exponent ${exponent}, which makes signatures meaningless`,
+			'Use the key the service issued (its exponent is normally 65537); this one is not a usable RSA key.',
 		);
 	}
 	const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;

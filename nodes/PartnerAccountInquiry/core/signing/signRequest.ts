@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 
-import { formatRequestTime } from './requestTime';
+import { formatRequestTime } from './timestamps';
 import { formatSignatureHeader } from './signatureHeader';
 import { signContent } from './rsa';
 import { buildStringToSign, signingUri } from './stringToSign';

@@ -1,0 +1,105 @@
+/**
+ * An answer is used only when it is about the question that was sent. The signature binds an
+ * answer to the path, the client and the time, not to the filters, the subject or the customer,
+ * so a gateway that ignored a filter, or an answer meant for another request, verifies. These
+ * checks, derived from the field rows, refuse such answers before anything is emitted.
+ */
+import { RequestError } from '../errors';
+import { BENEFICIARY_FILTERS, METHOD_WITH_TRADE_TYPE, SECRET_FIELDS, type FieldRule } from './fields';
+
+/** An answer that verifies but is not about the request that was sent. */
+export class ForeignAnswerError extends RequestError {
+	constructor(message: string) {
+		super(
+			message,
+			'The gateway answered another question than the one sent (it ignored a filter, or the answer belongs to another request), so nothing from it was used. Run the node again; if it persists, contact support quoting this message.',
+		);
+	}
+}
+
+function typeName(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'string' ? 'a string' : typeof value;
+}
+
+function shownValue(rule: FieldRule, value: unknown): string {
+	return SECRET_FIELDS.has(rule.name) ? '(value hidden)' : JSON.stringify(value);
+}
+
+const EXACT_FILTERS = BENEFICIARY_FILTERS.filter((rule) => rule.match === 'exact' && rule.responseField);
+
+/**
+ * Every beneficiary of a page is a JSON object and satisfies each exact-match filter that was
+ * sent, wherever it carries the field that filter constrains. Fuzzy filters (account name,
+ * relation, nickname) match in ways the API does not define, and cannot be checked.
+ */
+export function checkBeneficiaries(
+	items: readonly unknown[],
+	sent: Readonly<Record<string, unknown>>,
+	pageNumber: number,
+): asserts items is Array<Record<string, unknown>> {
+	const filters = EXACT_FILTERS.filter((rule) => sent[rule.name] !== undefined);
+	items.forEach((item, index) => {
+		if (!item || typeof item !== 'object' || Array.isArray(item)) {
+			throw new RequestError(
+				`The beneficiary list response is not of the documented shape: beneficiary ${index + 1} on page ${pageNumber} is ${typeName(item)}, not an object`,
+				'The gateway sent an unexpected response, so nothing from it was used; contact support quoting this message.',
+			);
+		}
+		const beneficiary = item as Record<string, unknown>;
+		for (const rule of filters) {
+			const field = rule.responseField as string;
+			if (!Object.hasOwn(beneficiary, field)) continue;
+			const wanted = sent[rule.name];
+			const got = beneficiary[field];
+			const matches = Array.isArray(wanted) ? wanted.includes(got) : got === wanted;
+			if (!matches) {
+				throw new ForeignAnswerError(
+					`The gateway ignored the ${rule.label} filter: beneficiary ${index + 1} on page ${pageNumber} has ${field} ${shownValue(rule, got)}, but only ${shownValue(rule, wanted)} was asked for`,
+				);
+			}
+		}
+	});
+}
+
+export interface QuotaQuestion {
+	quotaAccumulationMethod: string;
+	quotaAccumulationId: string;
+	currency: string;
+	tradeType?: string;
+}
+
+/**
+ * A quota answer carries what the API makes required (method, ID, available quota with a
+ * currency, and the trade type for the beneficiary method), each equal to what was asked.
+ */
+export function checkQuotaAnswer(data: Readonly<Record<string, unknown>>, asked: QuotaQuestion): void {
+	const quota = data.availableQuota as Record<string, unknown> | undefined;
+	if (!quota || typeof quota !== 'object' || Array.isArray(quota) || typeof quota.currency !== 'string') {
+		throw new RequestError(
+			'The quota response has no availableQuota with a currency',
+			'The gateway sent an unexpected response; contact support.',
+		);
+	}
+	const required: Array<[field: string, wanted: string | undefined, got: unknown]> = [
+		['quotaAccumulationMethod', asked.quotaAccumulationMethod, data.quotaAccumulationMethod],
+		['quotaAccumulationId', asked.quotaAccumulationId, data.quotaAccumulationId],
+		['availableQuota.currency', asked.currency, quota.currency],
+	];
+	if (asked.quotaAccumulationMethod === METHOD_WITH_TRADE_TYPE)
+		required.push(['tradeType', asked.tradeType, data.tradeType]);
+	for (const [field, wanted, got] of required) {
+		if (got === undefined) {
+			throw new RequestError(
+				`The quota response is not of the documented shape: it has no ${field}, which the API makes required`,
+				'Without it the answer cannot be tied to the question, so it was not used. Contact support quoting this message.',
+			);
+		}
+		if (got !== wanted) {
+			throw new ForeignAnswerError(
+				`The quota answer is about ${field} ${JSON.stringify(got)}, not the ${JSON.stringify(wanted)} asked for`,
+			);
+		}
+	}
+}

@@ -1,0 +1,346 @@
+/**
+ * An answer is used only when it is signed, fresh, about the request actually sent and of the
+ * documented shape; the request sent must be the one asked for; every body is bounded in size and
+ * time. One test per class, through n8n's engine against the simulator taught each misbehaviour.
+ */
+import { createCustomers, type Beneficiary } from '../../sandbox/data';
+import { list, quota, useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
+const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' };
+const OK_QUOTA = {
+	quotaAccumulationMethod: 'USER_ID',
+	quotaAccumulationId: 'U-1001',
+	availableQuota: { currency: 'USD', value: '1250000' },
+	availableQuotaAmount: 12500,
+};
+const PLANTED = 'planted-0123456789abcdef';
+
+describe('freshness: a signed answer from another time is not used', () => {
+	it.each([
+		['staleTime', /not fresh: its response-time .* is \d{3} s old by this n8n host's clock/],
+		['futureTime', /not fresh: its response-time .* is \d{3} s in the future/],
+		['badTime', /response-time "x" is not an ISO 8601 time with a zone/],
+	] as const)('%s: refused, nothing emitted, not retried', async (fault, message) => {
+		sim().addFault({ fault, operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(message);
+		expect(sim().requests).toHaveLength(1);
+	});
+
+	it("says what to do: the host's clock, or a proxy replaying answers", async () => {
+		sim().addFault({ fault: 'staleTime', operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.error?.description).toMatch(/clock/);
+		expect(run.error?.description).toMatch(/replaying/);
+	});
+
+	it('the tolerance is a credential setting: a 20-minute tolerance accepts a 10-minute-old answer', async () => {
+		sim().addFault({ fault: 'staleTime', operation: 'quota' });
+		const run = await quota(sim(), QUOTA, { credentials: { responseTimeToleranceSeconds: 1200 } });
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual([OK_QUOTA]);
+	});
+
+	it.each([0, -5, 'abc'])('a tolerance of %p is refused, never "no check"', async (tolerance) => {
+		const run = await quota(sim(), QUOTA, { credentials: { responseTimeToleranceSeconds: tolerance } });
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/Response Time Tolerance \(Seconds\) must be a whole number from 1 to 86400/);
+		expect(sim().requests).toHaveLength(0);
+	});
+});
+
+describe('the answer must be about the question', () => {
+	it('a listing whose gateway ignored an exact filter is refused, naming the filter and the value', async () => {
+		sim().addFault({ fault: 'ignoreFilters', operation: 'list' });
+		const run = await list(sim(), {
+			returnAll: true,
+			filters: { currencyList: ['USD'] },
+			options: { customerId: 'CUST_LARGE' },
+		});
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(
+			/The gateway ignored the Currencies filter: beneficiary \d+ on page 1 has currency "(?!USD)[A-Z]{3}", but only \["USD"\] was asked for/,
+		);
+	});
+
+	it('a secret filter is checked without showing either value', async () => {
+		sim().addFault({ fault: 'ignoreFilters', operation: 'list' });
+		const token = LARGE[5].beneficiaryToken;
+		const run = await list(sim(), {
+			returnAll: true,
+			filters: { beneficiaryToken: token },
+			options: { customerId: 'CUST_LARGE' },
+		});
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(
+			/ignored the Beneficiary Token filter.*\(value hidden\), but only \(value hidden\)/,
+		);
+		expect(JSON.stringify(run.error)).not.toContain(token);
+	});
+
+	it('with the filters honoured, every exact filter is satisfied and the listing is emitted', async () => {
+		const run = await list(sim(), {
+			returnAll: true,
+			filters: { currencyList: ['USD', 'EUR'], assetType: 'BANK_ACCOUNT' },
+			options: { customerId: 'CUST_LARGE' },
+		});
+		expect(run.status).toBe('success');
+		expect(run.json.length).toBeGreaterThan(0);
+		expect(run.json.every((b) => ['USD', 'EUR'].includes(b.currency as string) && b.assetType === 'BANK_ACCOUNT')).toBe(
+			true,
+		);
+	});
+
+	it.each([
+		['quotaAccumulationId', QUOTA],
+		['quotaAccumulationMethod', QUOTA],
+		['availableQuota', QUOTA],
+		[
+			'tradeType',
+			{ quotaAccumulationMethod: 'BENEFICIARY', quotaAccumulationId: 'B-4001', currency: 'USD', tradeType: 'GOODS' },
+		],
+	])('a quota answer without %s is refused, nothing emitted', async (field, parameters) => {
+		sim().addFault({ fault: 'quotaMissingField', operation: 'quota', field });
+		const run = await quota(sim(), parameters);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(
+			field === 'availableQuota'
+				? /no availableQuota with a currency/
+				: new RegExp(`it has no ${field}, which the API makes required`),
+		);
+	});
+});
+
+describe('the answer must be of the documented shape', () => {
+	it.each([
+		['a string', 'not a beneficiary'],
+		['null', null],
+		['a list', [1, 2]],
+	])('a beneficiary that is %s is an error, not an item', async (what, item) => {
+		sim().addFault({ fault: 'nonObjectItem', operation: 'list', item });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toContain(`beneficiary 1 on page 1 is ${what}, not an object`);
+	});
+
+	it('a page with items but totals of 0 is an impossible page, not "no beneficiaries"', async () => {
+		sim().addFault({ fault: 'impossibleTotals', operation: 'list' });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(
+			/carries \d+ beneficiaries but reports totalCount 0 and totalPageNumber 0, an impossible page/,
+		);
+	});
+
+	it('a resultStatus other than S, F or U is malformed, not a result', async () => {
+		sim().addFault({ fault: 'badResultStatus', operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/resultStatus is "X", not S, F or U/);
+	});
+});
+
+describe('the request sent must be the request asked for', () => {
+	it.each([
+		[
+			'Customer ID',
+			() => list(sim(), { options: { customerId: '客户01' } }),
+			/Customer ID has the character "客" \(U\+5BA2\) at position 1/,
+		],
+		[
+			'Connected Account ID',
+			() => quota(sim(), { ...QUOTA, options: { connectedAccountId: 'ACC\u000701' } }),
+			/Connected Account ID has the character U\+0007 at position 4/,
+		],
+		[
+			'Access Token (secret: the character is not shown)',
+			() => quota(sim(), { ...QUOTA, options: { accessToken: 'tokén' } }),
+			/Access Token has the character U\+00E9 at position 4/,
+		],
+		[
+			'Client ID',
+			() => quota(sim(), QUOTA, { credentials: { clientId: 'SANDBOX_CLIENT_0001é' } }),
+			/Client ID has the character "é" \(U\+00E9\) at position 20/,
+		],
+		[
+			'Key Version (no splicing into the Signature header)',
+			() => quota(sim(), QUOTA, { credentials: { keyVersion: '1, signature=AAAA' } }),
+			/Key Version .*may hold only letters, digits/,
+		],
+	])('%s that n8n would rewrite is refused before sending', async (_name, run, message) => {
+		const result = await run();
+		expect(result.status).toBe('error');
+		expect(result.json).toEqual([]);
+		expect(result.error?.message).toMatch(message);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('the access token is never shown, even its offending character', async () => {
+		const result = await quota(sim(), { ...QUOTA, options: { accessToken: 'secret客' } });
+		expect(result.error?.message).not.toContain('secret');
+		expect(result.error?.message).not.toContain('客');
+	});
+});
+
+describe('bodies are bounded in size and time', () => {
+	it('a body dripped byte by byte meets the wall-clock deadline of each attempt', async () => {
+		sim().addFault({ fault: 'drip', operation: 'quota' });
+		const started = Date.now();
+		const run = await quota(sim(), { ...QUOTA, options: { timeout: 1000 } });
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/the request timed out \(1000 ms\)/);
+		expect(sim().requests).toHaveLength(4);
+		// 4 attempts of at most 1 s each, and the pauses between them: never "for ever".
+		expect(Date.now() - started).toBeLessThan(12_000);
+	}, 30_000);
+
+	it.each(['huge', 'gzipBomb'] as const)(
+		'%s: reading stops at the cap, one request, nothing emitted',
+		async (fault) => {
+			sim().addFault({ fault, operation: 'quota' });
+			const run = await quota(sim(), QUOTA);
+			expect(run.status).toBe('error');
+			expect(run.json).toEqual([]);
+			expect(run.error?.message).toMatch(/larger than 8 MiB, the most this node reads/);
+			expect(sim().requests).toHaveLength(1);
+		},
+	);
+
+	it('a connection that drops mid-body is transient: retried, and the answer comes back', async () => {
+		sim().addFault({ fault: 'dropMidBody', operation: 'quota', times: 1 });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual([OK_QUOTA]);
+		expect(sim().requests).toHaveLength(2);
+	});
+
+	it('one that keeps dropping ends with a transient error, not "could not be sent"', async () => {
+		sim().addFault({ fault: 'dropMidBody', operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/No answer from the gateway: the connection closed in the middle of the answer/);
+		expect(sim().requests).toHaveLength(4);
+	});
+
+	it.each([0, '', 'abc', -1, 1e12, 2.5])('a Timeout of %p is refused, never "no timeout"', async (timeout) => {
+		const run = await quota(sim(), { ...QUOTA, options: { timeout } });
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/Timeout \(Ms\) must be a whole number from 1000 to 300000/);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('a failing page ends a listing promptly while other pages are still dripping', async () => {
+		sim().addFault({ fault: 'drip', customerId: 'CUST_LARGE', pageNumber: 3 });
+		sim().addFault({
+			fault: 'answer',
+			customerId: 'CUST_LARGE',
+			pageNumber: 2,
+			answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'boom' },
+		});
+		const started = Date.now();
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { customerId: 'CUST_LARGE', pageConcurrency: 4, timeout: 60_000 },
+		});
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/SYSTEM_ERROR/);
+		expect(Date.now() - started).toBeLessThan(3_000);
+	});
+});
+
+describe('fail fast and explain', () => {
+	it('a gateway that ignores pageNumber is caught on the first page that shows it, not after every page', async () => {
+		sim().addFault({ fault: 'ignorePageNumber', customerId: 'CUST_LARGE' });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 4 },
+		});
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/page \d+ was asked for but page 1 came back/);
+		// Two readings, each stopped at the first page that disagrees (at most 1 + 4 requests each), not 2 x 32.
+		expect(sim().requests.length).toBeLessThanOrEqual(10);
+	});
+
+	it('a gateway with a lower page cap than the Page Size is followed: the whole listing, exactly once', async () => {
+		sim().addFault({ fault: 'lowerPageCap', customerId: 'CUST_LARGE', pageCap: 20 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 50 } });
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual(LARGE);
+		// (Requests of an earlier test's abandoned pages may still arrive: count this listing's own.)
+		expect(sim().requests.filter((r) => r.body.includes('"pageSize":50'))).toHaveLength(Math.ceil(LARGE.length / 20));
+	});
+
+	it('an unsigned failure is marked signed: false in the error item', async () => {
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			unsigned: true,
+			answer: { status: 'F', code: 'PROCESS_FAIL', message: 'no' },
+		});
+		const run = await quota(sim(), QUOTA, { continueOnFail: true });
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual([expect.objectContaining({ resultCode: 'PROCESS_FAIL', signed: false })]);
+	});
+
+	it.each([
+		['__proto__', /Unknown gateway "__proto__"/],
+		['constructor', /Unknown gateway "constructor"/],
+	])('a credential gateway of %s is a typed error', async (environment, message) => {
+		const run = await quota(sim(), QUOTA, { credentials: { environment } });
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(message);
+	});
+});
+
+describe('secrets echoed by the gateway never reach an error', () => {
+	it('an unsigned 4xx that echoes the request (access token header) is reported without the token', async () => {
+		sim().addFault({ fault: 'echoRequest', operation: 'quota' });
+		const run = await quota(sim(), { ...QUOTA, options: { accessToken: PLANTED } }, { continueOnFail: true });
+		expect(run.json).toHaveLength(1);
+		const shown = JSON.stringify(run.json) + JSON.stringify(run.error ?? '');
+		expect(shown).toMatch(/HTTP 400/);
+		expect(shown).toContain('[hidden]');
+		expect(shown).not.toContain(PLANTED);
+	});
+
+	it('an unsigned failure whose resultMessage echoes the access token and the beneficiary token hides both', async () => {
+		sim().addFault({ fault: 'echoInResult', operation: 'list' });
+		const beneficiaryToken = LARGE[0].beneficiaryToken;
+		const run = await list(
+			sim(),
+			{ returnAll: true, filters: { beneficiaryToken }, options: { customerId: 'CUST_LARGE', accessToken: PLANTED } },
+			{ continueOnFail: true },
+		);
+		const shown = JSON.stringify(run.json);
+		expect(shown).toMatch(/PARAM_ILLEGAL/);
+		expect(shown).not.toContain(PLANTED);
+		expect(shown).not.toContain(beneficiaryToken);
+	});
+
+	it.each(['baseUrl', 'clientId'])('a private key pasted into %s is refused without being quoted', async (field) => {
+		const key = sandboxKeyText();
+		const run = await quota(sim(), QUOTA, { credentials: { [field]: key } });
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/holds what looks like a key \(its text is not shown\)/);
+		const body = key.split('\n')[1];
+		expect(JSON.stringify(run.error)).not.toContain(body);
+	});
+});
+
+function sandboxKeyText(): string {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { readSandboxKey } = require('../../sandbox/server') as typeof import('../../sandbox/server');
+	return readSandboxKey('demo-partner-private.pem');
+}
