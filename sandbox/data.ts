@@ -23,7 +23,7 @@ export interface Beneficiary {
 	bankAccountIBAN?: string;
 	bankName?: string;
 	bankCountry: string;
-	/** A field the spec does not name: the node must pass it through untouched. */
+	/** A field the API does not name: the node must pass it through untouched. */
 	extendInfo: { createdAt: string; tags: string[] };
 }
 

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- dev-only simulator, not in the published package */
 /**
  * The local gateway simulator: a real HTTP server on 127.0.0.1 that implements both endpoints of
- * the spec as strictly as the real gateway should. It verifies request signatures over the exact
+ * docs/api.md as strictly as the real gateway should. It verifies request signatures over the exact
  * bytes received, validates bodies, and signs every response with its own key. Its signing code
  * is written here again on purpose (a few lines of node:crypto), independent of the package's
  * core, so that a mistake in one is caught by the other.

@@ -5,7 +5,7 @@ import {
 	UNKNOWN_RETRY_SCHEDULE_MINUTES,
 } from '../../nodes/PartnerAccountInquiry/core/api/resultCodes';
 
-/** Spec section 7 as printed: 7.1, 7.2 and 7.3 (code, status, a word of its meaning). */
+/** The result codes as the API documents them (both operations) (code, status, a word of its meaning). */
 const SPEC_7_1: Array<[string, string, string]> = [
 	['SUCCESS', 'S', 'Success'],
 	['PROCESS_FAIL', 'F', 'General business failure'],
@@ -33,7 +33,7 @@ const SPEC_7_3: Array<[string, string, string]> = [
 const ALL = [...SPEC_7_1, ...SPEC_7_2, ...SPEC_7_3];
 const SCHEDULE = [5, 10, 20, 40, 80, 160, 320];
 
-describe('RESULT_CODES (spec 7)', () => {
+describe('RESULT_CODES (docs/api.md, Result codes)', () => {
 	describe.each([
 		['7.1 system-related codes', SPEC_7_1],
 		['7.2 business-related codes', SPEC_7_2],
@@ -53,7 +53,7 @@ describe('RESULT_CODES (spec 7)', () => {
 		expect(Object.keys(RESULT_CODES)).toHaveLength(15);
 	});
 
-	it('carries the spec actions that matter for the user', () => {
+	it('carries the API's actions that matter for the user', () => {
 		expect(RESULT_CODES.METHOD_NOT_SUPPORTED.action).toContain('POST');
 		expect(RESULT_CODES.PROCESS_FAIL.action).toMatch(/do not retry/i);
 		expect(RESULT_CODES.SYSTEM_ERROR.action).toMatch(/do not retry/i);
@@ -70,7 +70,7 @@ describe('RESULT_CODES (spec 7)', () => {
 	});
 });
 
-describe('the retry schedule after U (spec 3 and 8)', () => {
+describe('the retry schedule after U (docs/api.md, Result codes)', () => {
 	it('is 7 attempts at 5, 10, 20, 40, 80, 160 and 320 minutes', () => {
 		expect([...UNKNOWN_RETRY_SCHEDULE_MINUTES]).toEqual(SCHEDULE);
 	});

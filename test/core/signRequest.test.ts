@@ -7,7 +7,7 @@ import { signingVectors } from '../fixtures/vectors';
 
 const privateKey = createPrivateKey(partnerPrivatePkcs8);
 
-describe('signRequest (spec 5.3 end to end)', () => {
+describe('signRequest (signing end to end)', () => {
 	it.each(signingVectors.map((v) => [v.name, v] as const))('reproduces the OpenSSL vector: %s', (_name, v) => {
 		const headers = signRequest({
 			method: v.method,

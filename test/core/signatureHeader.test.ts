@@ -9,7 +9,7 @@ import {
 const SIG = Buffer.from('fb+/=?x\u00ff\u0000 signature bytes', 'latin1');
 const B64 = SIG.toString('base64');
 
-describe('formatSignatureHeader (spec 5.3 step 3)', () => {
+describe('formatSignatureHeader (docs/api.md, Signing a request)', () => {
 	it('URL-encodes the Base64 signature', () => {
 		const header = formatSignatureHeader('2', SIG);
 		expect(header).toBe(`algorithm=RSA256, keyVersion=2, signature=${encodeURIComponent(B64)}`);

@@ -6,7 +6,7 @@ import {
 } from '../../nodes/PartnerAccountInquiry/core/signing/stringToSign';
 import { signingVectors } from '../fixtures/vectors';
 
-describe('buildStringToSign (spec 5.3 step 1)', () => {
+describe('buildStringToSign (docs/api.md, Signing a request)', () => {
 	it.each(signingVectors.map((v) => [v.name, v] as const))('matches the vector: %s', (_name, v) => {
 		const content = buildStringToSign({
 			method: v.method,

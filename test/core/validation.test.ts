@@ -63,7 +63,7 @@ const checkQuota = (extra: Record<string, unknown>) => () => validateQuotaReques
 const EMOJI = '\u{1F600}';
 const CJK = '\u6C49';
 
-describe('constants (spec 2.3, 2.5 and 8)', () => {
+describe('constants (docs/api.md, field limits)', () => {
 	it('lists exactly the documented values', () => {
 		expect([...SUPPORTED_CURRENCIES].sort()).toEqual([
 			'AUD',
@@ -87,7 +87,7 @@ describe('constants (spec 2.3, 2.5 and 8)', () => {
 	});
 });
 
-describe('validateBeneficiaryListRequest (spec 2.3 and 8)', () => {
+describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () => {
 	it('accepts the minimal request and a request with every field set to a valid value', () => {
 		expect(caught(checkList({}))).toBeUndefined();
 		expect(
@@ -154,7 +154,7 @@ describe('validateBeneficiaryListRequest (spec 2.3 and 8)', () => {
 			expect(rejects(checkList({ beneficiaryNick: nick })).message).toContain(nick);
 		});
 
-		it('puts no limit on accountName (the spec gives none) but requires text', () => {
+		it('puts no limit on accountName (the API gives none) but requires text', () => {
 			expect(caught(checkList({ accountName: 'x'.repeat(1000) }))).toBeUndefined();
 			const error = rejects(checkList({ accountName: 42 }));
 			expect(error.field).toBe('accountName');
@@ -363,7 +363,7 @@ describe('validateBeneficiaryListRequest (spec 2.3 and 8)', () => {
 	});
 });
 
-describe('validateAccessToken (spec 2.3, 5.1 and 8)', () => {
+describe('validateAccessToken (docs/api.md, List beneficiaries and Request headers)', () => {
 	it('accepts no token, a short token and 64 characters', () => {
 		expect(caught(() => validateAccessToken(undefined))).toBeUndefined();
 		expect(caught(() => validateAccessToken('tok'))).toBeUndefined();
@@ -427,7 +427,7 @@ describe('validateAccessToken (spec 2.3, 5.1 and 8)', () => {
 	});
 });
 
-describe('validateQuotaRequest (spec 2.5)', () => {
+describe('validateQuotaRequest (docs/api.md, Available quota)', () => {
 	it.each(['USER_ID', 'RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT'])('accepts %s without tradeType', (method) => {
 		expect(caught(checkQuota({ quotaAccumulationMethod: method }))).toBeUndefined();
 	});
@@ -442,7 +442,7 @@ describe('validateQuotaRequest (spec 2.5)', () => {
 		expect(error.rule).toBe(`one of ${QUOTA_METHODS.join(', ')}`);
 	});
 
-	// Spec 2.5: quotaAccumulationMethod is required. The node compacts the body first, so a
+	// docs/api.md, Available quota: quotaAccumulationMethod is required. The node compacts the body first, so a
 	// method that evaluates to '' is dropped and reaches the validator as undefined.
 	it('requires quotaAccumulationMethod (BUG: a missing method is accepted)', () => {
 		const request = { quotaAccumulationId: 'user-1', currency: 'USD' } as unknown as QuotaRequest;
@@ -510,7 +510,7 @@ describe('validateQuotaRequest (spec 2.5)', () => {
 	});
 });
 
-describe('compactBody (spec 4 rule 2)', () => {
+describe('compactBody (an omitted filter does not narrow)', () => {
 	it('drops undefined, null, empty strings and empty lists only', () => {
 		const nested = { a: 1 };
 		const body = {

@@ -38,7 +38,7 @@ function reason(fn: () => unknown): string {
 	return 'verified';
 }
 
-describe('verifyResponse (spec 5.4)', () => {
+describe('verifyResponse (docs/api.md, Verifying a response)', () => {
 	it('accepts a genuine response, over the raw text or its bytes, with headers in any case', () => {
 		const headers = signedResponse(BODY);
 		expect(verify(headers)).toEqual({ responseTime: '2026-11-22T10:00:00+08:00', keyVersion: '1' });

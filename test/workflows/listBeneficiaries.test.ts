@@ -21,7 +21,7 @@ describe('List Beneficiaries through n8n’s engine', () => {
 		expect(sim().requests).toHaveLength(7);
 	});
 
-	it('keeps fields the spec does not name, untouched', async () => {
+	it('keeps fields the API does not name, untouched', async () => {
 		const run = await list(sim(), { returnAll: false, limit: 1, options: { customerId: 'CUST_LARGE' } });
 		expect(run.json[0]).toEqual(LARGE[0]);
 		expect(run.json[0].extendInfo).toEqual(LARGE[0].extendInfo);
@@ -66,7 +66,7 @@ describe('List Beneficiaries through n8n’s engine', () => {
 		expect(bodies()[0]).toEqual({ accessToken: 'tok-123', pageSize: 50, pageNumber: 1 });
 	});
 
-	describe('each filter narrows as the spec says', () => {
+	describe('each filter narrows as the API says', () => {
 		const sample = LARGE.find((b) => b.bankAccountIBAN) as Beneficiary;
 		it.each([
 			['beneficiaryToken', sample.beneficiaryToken],

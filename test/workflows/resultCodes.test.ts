@@ -4,7 +4,7 @@ import { list, quota, useSimulator } from './helpers';
 const { sim } = useSimulator();
 const RETRY_ADVICE = /at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes/;
 
-/** The spec's own words (section 7), written here independently of the node's table. */
+/** The API's own words (docs/api.md, Result codes), written here independently of the node's table. */
 const SPEC: Record<string, { meaning: RegExp; action: RegExp; status: 'F' | 'U' }> = {
 	PROCESS_FAIL: { status: 'F', meaning: /General business failure/, action: /Do not retry.*contact support/ },
 	PARAM_ILLEGAL: { status: 'F', meaning: /Illegal parameter/, action: /Check the header and body fields/ },

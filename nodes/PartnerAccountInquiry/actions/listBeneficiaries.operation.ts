@@ -66,7 +66,7 @@ export const description: INodeProperties[] = [
 
 const FILTER_KEYS = BENEFICIARY_FILTERS.map((rule) => rule.name);
 
-/** Builds page 1's request from the item's parameters and checks every rule of spec 2.3 and 8. */
+/** Builds page 1's request from the item's parameters and checks every rule of docs/api.md (List beneficiaries). */
 export function buildRequest(filters: IDataObject, options: IDataObject): BeneficiaryListRequest {
 	const request: BeneficiaryListRequest = {
 		pageSize: options.pageSize === undefined ? NUMBER_OPTIONS.pageSize.default : Number(options.pageSize),

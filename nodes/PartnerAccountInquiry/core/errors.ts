@@ -77,7 +77,7 @@ export type VerificationFailure =
 	| 'client-id-mismatch'
 	| 'signature-mismatch';
 
-/** Spec 5.4 failed: nothing from the response may be used. */
+/** Verification failed (docs/api.md, Verifying a response): nothing from the response may be used. */
 export class ResponseVerificationError extends PartnerError {
 	constructor(
 		readonly reason: VerificationFailure,
@@ -88,7 +88,7 @@ export class ResponseVerificationError extends PartnerError {
 	}
 }
 
-/** The API answered with status F or U (spec 3 and 7). */
+/** The API answered with status F or U (docs/api.md, Result codes). */
 export class ApiResultError extends PartnerError {
 	readonly isApiError = true;
 	readonly explanation: ResultExplanation;

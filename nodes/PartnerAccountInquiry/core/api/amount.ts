@@ -1,5 +1,5 @@
 /**
- * Amount (field notes): `{ currency, value }`, value an integer in the currency's minor unit,
+ * Amount (docs/api.md, Amount): `{ currency, value }`, value an integer in the currency's minor unit,
  * sent as a string by some SDKs and as a number by others.
  */
 const EXPONENT_0 = [

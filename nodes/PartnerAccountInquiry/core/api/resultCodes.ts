@@ -1,4 +1,4 @@
-/** Spec sections 3 and 7: what each result code means and what to do about it. */
+/** docs/api.md, Result codes: what each result code means and what to do about it. */
 export type ResultStatus = 'S' | 'F' | 'U';
 
 export interface ResultCodeInfo {
@@ -74,7 +74,7 @@ export const RESULT_CODES: Record<string, ResultCodeInfo> = {
 	},
 };
 
-/** Spec 3 and 8: after U, at most 7 repeats at these intervals (minutes). */
+/** After U (docs/api.md, Result codes), at most 7 repeats at these intervals (minutes). */
 export const UNKNOWN_RETRY_SCHEDULE_MINUTES = [5, 10, 20, 40, 80, 160, 320] as const;
 
 export const UNKNOWN_RETRY_ADVICE = `The outcome is unknown (status U). You may repeat the call at most ${UNKNOWN_RETRY_SCHEDULE_MINUTES.length} times, waiting ${UNKNOWN_RETRY_SCHEDULE_MINUTES.slice(0, -1).join(', ')} and ${UNKNOWN_RETRY_SCHEDULE_MINUTES.at(-1)} minutes between attempts (for example with a Wait node); if no attempt succeeds, contact technical support.`;
@@ -89,7 +89,7 @@ export interface ResultExplanation {
 	status: string;
 	code: string;
 	message: string;
-	/** The spec's meaning and action, plus the retry advice for U. */
+	/** The API's meaning and action, plus the retry advice for U. */
 	description: string;
 }
 

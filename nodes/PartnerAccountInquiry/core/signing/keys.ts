@@ -4,7 +4,7 @@ import { KeyFormatError, type KeyField } from '../errors';
 import { attempt } from '../flow/settle';
 
 /**
- * Key parsing (spec 5.2, field notes "Keys"). Accepted, for both keys:
+ * Key parsing (docs/api.md, Keys). Accepted, for both keys:
  * - PEM, or bare Base64 of the DER as the vendor's developer centre hands it out;
  * - Windows line ends, stray spaces or tabs, and literal "\n" escapes from a pasted JSON value;
  * - private key: PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1 (`BEGIN RSA PRIVATE KEY`);

@@ -1,11 +1,11 @@
 import { createVerify, sign, verify, type KeyObject } from 'node:crypto';
 
-/** Spec 5.3 step 2: SHA-256, RSA PKCS#1 v1.5 (`SHA256withRSA`). Deterministic for a key and content. */
+/** Signing (docs/api.md, Signing a request): SHA-256, RSA PKCS#1 v1.5 (`SHA256withRSA`). Deterministic for a key and content. */
 export function signContent(privateKey: KeyObject, content: Buffer): Buffer {
 	return sign('sha256', content, privateKey);
 }
 
-/** Spec 5.4 step 3. The content may come in pieces (head, body): they are hashed in order, never joined. */
+/** Verifying (docs/api.md, Verifying a response). The content may come in pieces (head, body): they are hashed in order, never joined. */
 export function verifyContent(publicKey: KeyObject, content: Buffer | readonly Buffer[], signature: Buffer): boolean {
 	if (Buffer.isBuffer(content)) return verify('sha256', content, publicKey, signature);
 	const verifier = createVerify('sha256');

@@ -26,7 +26,7 @@ export interface SignedHeaders {
 	Signature: string;
 }
 
-/** Spec 5.3 end to end: the headers that go with `body` to `url`. */
+/** Signing a request end to end (docs/api.md): the headers that go with `body` to `url`. */
 export function signRequest(input: SignRequestInput): SignedHeaders {
 	const requestTime = input.requestTime ?? formatRequestTime();
 	const content = buildStringToSign({

@@ -1,7 +1,7 @@
 import { SignatureHeaderError } from '../errors';
 
 /**
- * The three-attribute Signature header of spec 5.3 step 3:
+ * The three-attribute Signature header (docs/api.md, Signing a request):
  *   algorithm=RSA256, keyVersion=1, signature=<URL-encoded Base64>
  */
 export interface SignatureHeader {
@@ -13,7 +13,7 @@ export interface SignatureHeader {
 
 export const DEFAULT_ALGORITHM = 'RSA256';
 
-/** Base64 of spec 5.3 step 2 made safe for a header: `+` `/` `=` become `%2B` `%2F` `%3D`. */
+/** The Base64 signature made safe for a header: `+` `/` `=` become `%2B` `%2F` `%3D`. */
 function encodeSignature(signature: Buffer): string {
 	return encodeURIComponent(signature.toString('base64'));
 }

@@ -1,5 +1,5 @@
 /**
- * Spec 5.3 step 1 (and 5.4 step 1): the content that is signed or verified.
+ * docs/api.md, Signing a request: the content that is signed or verified.
  *
  *   <HTTP-Method> <URI>\n<Client-ID>.<Request-Time>.<Request-Body>
  *

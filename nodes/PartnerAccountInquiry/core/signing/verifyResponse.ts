@@ -5,7 +5,7 @@ import { DEFAULT_ALGORITHM, parseSignatureHeader } from './signatureHeader';
 import { verifyContent } from './rsa';
 import { stringToSignParts } from './stringToSign';
 
-/** Spec 5.4: what a response must satisfy before anything from it is used. */
+/** docs/api.md, Verifying a response: what a response must satisfy before anything from it is used. */
 export interface ResponseToVerify {
 	/** Method and URI of the request (the response is signed over them). */
 	method: string;
