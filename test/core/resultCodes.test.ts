@@ -53,7 +53,7 @@ describe('RESULT_CODES (docs/api.md, Result codes)', () => {
 		expect(Object.keys(RESULT_CODES)).toHaveLength(15);
 	});
 
-	it('carries the API's actions that matter for the user', () => {
+	it('carries the API’s actions that matter for the user', () => {
 		expect(RESULT_CODES.METHOD_NOT_SUPPORTED.action).toContain('POST');
 		expect(RESULT_CODES.PROCESS_FAIL.action).toMatch(/do not retry/i);
 		expect(RESULT_CODES.SYSTEM_ERROR.action).toMatch(/do not retry/i);

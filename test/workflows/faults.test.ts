@@ -74,7 +74,7 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 });
 
 describe('an unknown outcome is not retried inline', () => {
-	it('UNKNOWN_EXCEPTION: one attempt, and the API's schedule in the error', async () => {
+	it('UNKNOWN_EXCEPTION: one attempt, and the API’s schedule in the error', async () => {
 		sim().addFault({ fault: 'unknownException', operation: 'quota' });
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
@@ -153,7 +153,7 @@ describe('malformed answers are clear errors, not crashes', () => {
 });
 
 describe('found in review', () => {
-	it('a signed U answer on HTTP 500 is judged by its result code: no inline retry, the API's schedule', async () => {
+	it('a signed U answer on HTTP 500 is judged by its result code: no inline retry, the API’s schedule', async () => {
 		sim().addFault({
 			fault: 'answer',
 			operation: 'quota',
