@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only command line */
 /**
  * `npm run sandbox`: starts the local gateway simulator and prints what to paste into an n8n
- * credential. Options: --port N (default 8787), --host H (default 127.0.0.1), --latency MS.
+ * credential. Options: --port N (default 8787), --host H (default 127.0.0.1), --latency MS,
+ * --rate-limit-every N (every Nth request answered REQUEST_TRAFFIC_EXCEED_LIMIT).
  */
 import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION, startSimulator } from './server';
 
@@ -16,6 +17,9 @@ async function main(): Promise<void> {
 		host: arg('host') ?? '127.0.0.1',
 		latencyMs: Number(arg('latency') ?? 0),
 	});
+	// --rate-limit-every N: every Nth request is answered REQUEST_TRAFFIC_EXCEED_LIMIT (for the benchmark).
+	const every = Number(arg('rate-limit-every') ?? 0);
+	if (every > 0) sim.addFault({ fault: 'rateLimit', every });
 	const out = (text = '') => process.stdout.write(`${text}\n`);
 	out(`Partner account inquiry gateway simulator listening on ${sim.url}`);
 	out();
@@ -34,7 +38,8 @@ async function main(): Promise<void> {
 	out('CUST_PROCESS_FAIL and CUST_SYSTEM_ERROR answer with those codes; any other ID: USER_NOT_EXIST.');
 	out('Quota IDs: USER_ID U-1001 (USD), RECEIVING_ACCOUNT RA-2001 (USD) / RA-JPY (JPY),');
 	out('VIRTUAL_ACCOUNT VA-3001 (EUR) / VA-KRW (KRW), BENEFICIARY B-4001 (USD, GOODS or SERVICE),');
-	out('USER_ID U-CONTRACT (CONTRACT_CHECK_FAIL); anything else: ACCOUNT_NOT_EXIST.');
+	out('USER_ID U-CONTRACT (CONTRACT_CHECK_FAIL), U-B0 to U-B9999 (USD, n * 100 + 1 cents);');
+	out('anything else: ACCOUNT_NOT_EXIST. CUST_FIVE: 250 beneficiaries (5 pages of 50).');
 	out();
 	out('Press Ctrl+C to stop.');
 	const stop = () => {

@@ -6,6 +6,7 @@
  * - CUST_SMALL    5 beneficiaries, non-ASCII names; its account does not support KRW
  * - CUST_EMPTY    no beneficiaries
  * - CUST_BENCH    10,000 beneficiaries (200 pages), for the benchmark
+ * - CUST_FIVE     250 beneficiaries (5 pages of 50), for the benchmark's many-listings row
  * - CUST_PROCESS_FAIL, CUST_SYSTEM_ERROR, CUST_UNKNOWN, CUST_RATE_LIMITED, CUST_PARAM_ILLEGAL:
  *   answer with that result code; any other ID: USER_NOT_EXIST.
  */
@@ -117,6 +118,13 @@ export function createCustomers(): Map<string, Customer> {
 	});
 	customers.set('CUST_EMPTY', { beneficiaries: [], unsupportedCurrencies: [] });
 	let bench: Beneficiary[] | undefined;
+	let five: Beneficiary[] | undefined;
+	customers.set('CUST_FIVE', {
+		get beneficiaries() {
+			return (five ??= makeBeneficiaries('FIVE', 250, 11));
+		},
+		unsupportedCurrencies: [],
+	});
 	customers.set('CUST_BENCH', {
 		get beneficiaries() {
 			return (bench ??= makeBeneficiaries('BEN', 10_000, 5));
@@ -168,3 +176,12 @@ export const QUOTAS: Record<
 		'B-4001:SERVICE': { value: '150075', currency: 'USD' },
 	},
 };
+
+/** The quota of a method's subject (for BENEFICIARY the key is "<id>:<tradeType>"), or undefined. */
+export function quotaRecord(method: string, key: string): (typeof QUOTAS)[string][string] | undefined {
+	const fixed = QUOTAS[method]?.[key];
+	if (fixed) return fixed;
+	// U-B0 to U-B9999: a quota per ID (its number * 100 + 1 cents), for checks over many accounts.
+	const bench = method === 'USER_ID' ? /^U-B(\d{1,4})$/.exec(key) : null;
+	return bench ? { value: String(Number(bench[1]) * 100 + 1), currency: 'USD' } : undefined;
+}

@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 
-import { CODE_CUSTOMERS, createCustomers, QUOTAS, type Beneficiary, type Customer } from './data';
+import { CODE_CUSTOMERS, createCustomers, quotaRecord, type Beneficiary, type Customer } from './data';
 
 /** sandbox/keys, whether this runs from the sources (ts-jest) or compiled into .dev-dist/. */
 export const SANDBOX_KEYS_DIR = [join(__dirname, 'keys'), join(__dirname, '..', '..', 'sandbox', 'keys')].find((dir) =>
@@ -69,6 +69,8 @@ export interface FaultRule {
 	pageNumber?: number;
 	/** How many matching requests get the fault; unlimited when omitted. */
 	times?: number;
+	/** Only every Nth matching request gets the fault (the Nth, the 2Nth, ...). */
+	every?: number;
 	/** For fault 'answer': the result to answer with (any section 7 code). */
 	answer?: { status: 'S' | 'F' | 'U'; code: string; message: string };
 	/** For fault 'answer': send it without a signature header. */
@@ -150,7 +152,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const basePath = (options.basePath ?? '').replace(/\/+$/, '');
 	let latencyMs = options.latencyMs ?? 0;
 	let customers = createCustomers();
-	let faults: Array<FaultRule & { used: number }> = [];
+	let faults: Array<FaultRule & { used: number; seen: number }> = [];
 	const sockets = new Set<Socket>();
 	const requests: LoggedRequest[] = [];
 	let inFlight = 0;
@@ -162,7 +164,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		clientId,
 		requests,
 		peakInFlight: 0,
-		addFault: (rule) => faults.push({ ...rule, used: 0 }),
+		addFault: (rule) => faults.push({ ...rule, used: 0, seen: 0 }),
 		clearFaults: () => {
 			faults = [];
 		},
@@ -190,6 +192,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			if (rule.customerId !== undefined && rule.customerId !== customerId) continue;
 			if (rule.pageNumber !== undefined && rule.pageNumber !== pageNumber) continue;
 			if (rule.times !== undefined && rule.used >= rule.times) continue;
+			if (rule.every !== undefined && ++rule.seen % rule.every !== 0) continue;
 			rule.used++;
 			lastRule = rule;
 			return rule.fault;
@@ -370,7 +373,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (req.headers['connected-accountid'] === 'ACC_MISSING') {
 			return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'Connected account does not exist' } };
 		}
-		const record = QUOTAS[method][method === 'BENEFICIARY' ? `${id}:${body.tradeType}` : id];
+		const record = quotaRecord(method, method === 'BENEFICIARY' ? `${id}:${body.tradeType}` : id);
 		if (!record) return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: `No ${method} ${id}` } };
 		if ('code' in record) return { answer: { status: record.status, code: record.code, message: record.message } };
 		if (record.currency !== currency) {
@@ -399,6 +402,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		const raw = Buffer.concat(chunks);
 		const url = new URL(req.url ?? '/', 'http://simulator');
+		if (req.method === 'GET' && url.pathname === `${basePath}/__stats`) {
+			// For the benchmark: how many API requests came, and how many got each fault.
+			const byFault: Record<string, number> = {};
+			for (const entry of requests) if (entry.fault) byFault[entry.fault] = (byFault[entry.fault] ?? 0) + 1;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ requests: requests.length, faults: byFault }));
+			return;
+		}
 		const path = `${url.pathname}${url.search}`;
 		const entry: LoggedRequest = { method: req.method ?? '', path, headers: req.headers, body: raw.toString('utf8') };
 		requests.push(entry);

@@ -933,8 +933,12 @@ describe('pacing (with a clock)', () => {
 		const gateway = pacedGateway(clock, all, () => 40, refuseOnce(1));
 		const { items: got } = await clock.run(readPaced(clock, gateway, { rateLimitBackoffMs: 1000 }));
 		expect(got).toEqual(all);
-		// Page 1: refused at 40, retried at 40 + 750 (three quarters of 1000), answered at 830. The spacing is 40 / 4, not 830 / 4.
-		expect(gateway.times()).toEqual([0, 790, 830, 840, 850, 860, 870, 880, 890]);
+		// Page 1: refused at 40, retried at 40 + 750 (three quarters of 1000), answered at 830. The rate
+		// limit halved the width to 2 (it counts for the whole scheduler, page 1 included), so the
+		// spacing is 40 / 2, then 40 / 3 once it grows back: the round trip of 40, not 830.
+		const expected = [0, 790, 830, 850, 870, 870 + 40 / 3, 870 + 80 / 3, 910, 910 + 40 / 3];
+		expect(gateway.times()).toHaveLength(expected.length);
+		gateway.times().forEach((t, i) => expect(t).toBeCloseTo(expected[i], 6));
 	});
 
 	it('on a failure, starts no paced request and reports it at once, without waiting for the requests in flight', async () => {

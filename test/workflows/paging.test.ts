@@ -25,9 +25,9 @@ describe('Return All reads the remaining pages concurrently, in API order, exact
 		if (pageConcurrency > 1) expect(sim().peakInFlight).toBeGreaterThan(1);
 	});
 
-	it('defaults to 4 pages at once', async () => {
+	it('defaults to 8 requests at once', async () => {
 		await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 10 } });
-		expect(sim().peakInFlight).toBe(4);
+		expect(sim().peakInFlight).toBe(8);
 	});
 
 	it('with a limit, fetches only the pages needed, and none is left running', async () => {

@@ -60,7 +60,7 @@ const LIST_CASES: Array<[string, INodeParameters, RegExp]> = [
 	[
 		'a page concurrency of 11',
 		{ returnAll: true, options: { pageConcurrency: 11 } },
-		/Page Concurrency must be a whole number from 1 to 10/,
+		/Concurrency must be a whole number from 1 to 10/,
 	],
 ];
 

@@ -68,6 +68,12 @@ export const timeoutOption = numberProperty(
 	'How long to wait for one answer from the gateway before it counts as a transient failure (retried up to 3 times)',
 );
 
+export const concurrencyOption = numberProperty(
+	'concurrency',
+	'Concurrency',
+	'How many requests this node runs at once, for all items and every page together (1 = one after another, in input order). Spread over the round trip; halves by itself when the gateway reports a traffic limit. Read from the first item.',
+);
+
 /** The operation's "Options" collection. */
 export function optionsCollection(show: IDisplayOptions, options: INodeProperties[]): INodeProperties {
 	return {

@@ -8,7 +8,14 @@ import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
 import { compactBody, validateAccessToken, validateQuotaRequest, type QuotaRequest } from '../core/api/validation';
 import { RequestError } from '../core/errors';
 import type { ApiSession } from '../transport/request';
-import { fieldProperty, optionalString, optionsCollection, readWholeNumber, timeoutOption } from './common';
+import {
+	concurrencyOption,
+	fieldProperty,
+	optionalString,
+	optionsCollection,
+	readWholeNumber,
+	timeoutOption,
+} from './common';
 
 const show = { show: { operation: ['getAvailableQuota'] } };
 const firstMethod = QUOTA_METHOD_CHOICES[0].value;
@@ -65,6 +72,7 @@ export const description: INodeProperties[] = [
 			default: '',
 			description: "When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
 		},
+		concurrencyOption,
 		timeoutOption,
 	]),
 ];
@@ -84,10 +92,17 @@ export function buildRequest(fn: IExecuteFunctions, itemIndex: number): QuotaReq
 	return compact;
 }
 
+/** The execution's request width, from the first item (it is one stream for all items). */
+export function readConcurrency(fn: IExecuteFunctions): number {
+	const options = fn.getNodeParameter('options', 0, {}) as IDataObject;
+	return readWholeNumber('concurrency', options.concurrency, 'Concurrency');
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: ApiSession,
+	signal?: AbortSignal,
 ): Promise<INodeExecutionData[]> {
 	const request = buildRequest(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -102,6 +117,7 @@ export async function execute(
 	const data = await session.call(PATHS.getAvailableQuota, request as unknown as IDataObject, {
 		headers,
 		timeout,
+		signal,
 		secrets: [accessToken],
 	});
 	return [{ json: toOutput(data, request), pairedItem: { item: itemIndex } }];

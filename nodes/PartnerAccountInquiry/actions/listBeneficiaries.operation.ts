@@ -10,6 +10,7 @@ import { isRateLimited, isTransient, RequestError, ValidationError } from '../co
 import { readListing, type Page } from '../core/flow/paging';
 import type { ApiSession } from '../transport/request';
 import {
+	concurrencyOption,
 	fieldProperty,
 	numberProperty,
 	optionalString,
@@ -54,11 +55,11 @@ export const description: INodeProperties[] = [
 			description:
 				'The account whose beneficiaries to list, sent as the Connected-CustomerId header; empty lists your own account',
 		},
-		numberProperty(
-			'pageConcurrency',
-			'Page Concurrency',
-			'With Return All: how many pages to read at once after the first. Halves by itself when the gateway reports a traffic limit.',
-		),
+		{
+			...concurrencyOption,
+			// The name the option had when it covered the pages of one listing: saved workflows keep it.
+			name: 'pageConcurrency',
+		},
 		numberProperty('pageSize', 'Page Size', 'Beneficiaries per request (1 to 50). Larger pages mean fewer requests.'),
 		timeoutOption,
 	]),
@@ -98,10 +99,17 @@ export function buildRequest(filters: IDataObject, options: IDataObject): Benefi
 	return compact;
 }
 
+/** The execution's request width, from the first item (it is one stream for all items). */
+export function readConcurrency(fn: IExecuteFunctions): number {
+	const options = fn.getNodeParameter('options', 0, {}) as IDataObject;
+	return readWholeNumber('concurrency', options.pageConcurrency, 'Concurrency');
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: ApiSession,
+	signal?: AbortSignal,
 ): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
@@ -110,7 +118,6 @@ export async function execute(
 	const limit = returnAll
 		? undefined
 		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
-	const concurrency = readWholeNumber('pageConcurrency', options.pageConcurrency, 'Page Concurrency');
 	const customerId = optionalString(options.customerId);
 	const headers = customerId
 		? { 'Connected-CustomerId': checkHeaderValue(HEADER_RULES.customerId, customerId) }
@@ -120,18 +127,20 @@ export async function execute(
 	const { items } = await readListing<IDataObject>({
 		pageSize: request.pageSize,
 		limit,
-		concurrency,
+		concurrency: session.scheduler.maxWidth,
+		scheduler: session.scheduler,
+		signal,
 		keyOf: beneficiaryKey,
 		isRateLimited,
 		isRetryable: isTransient,
 		sleep,
 		now: () => performance.now(),
 		fetchPage: async (pageNumber, signal) => {
-			const data = await session.call(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {
+			// One attempt: the scheduler (shared by every request of the execution) retries it.
+			const data = await session.send(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {
 				headers,
 				timeout,
 				signal,
-				retries: 0, // one retry budget per page: the pool's
 				secrets: [request.accessToken, request.beneficiaryToken as string | undefined],
 			});
 			return toPage(data, pageNumber, request);

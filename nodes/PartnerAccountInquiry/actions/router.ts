@@ -9,6 +9,15 @@ import * as listBeneficiaries from './listBeneficiaries.operation';
 const operations = { listBeneficiaries, getAvailableQuota } as const;
 type Operation = keyof typeof operations;
 
+type Outcome = { ok: true; items: INodeExecutionData[] } | { ok: false; error: unknown };
+
+/**
+ * Runs every input item through its operation. Items run concurrently, at most the execution's
+ * width at a time and started in input order; their requests share one scheduler. The output is
+ * what running them one after another gives: each item's results in its own place, in input
+ * order. Without Continue On Fail the first failure in input order ends the node: nothing new
+ * starts, later items are abandoned, and nothing partial is emitted.
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const operation = this.getNodeParameter('operation', 0) as Operation;
@@ -17,7 +26,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	let session: ApiSession;
 	try {
-		session = await ApiSession.open(this);
+		session = await ApiSession.open(this, handler.readConcurrency(this));
 	} catch (error) {
 		throw toNodeError(this.getNode(), error, 0);
 	}
@@ -25,15 +34,70 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// As an AI agent's tool (type "...Tool"), a failure is returned as the tool's answer: the agent
 	// hands a thrown error to the model as an empty string, so the model could not tell the user why.
 	const failureAsItem = this.continueOnFail() || this.getNode().type.endsWith('Tool');
+	const outcomes = await runItems(items.length, session.scheduler.maxWidth, failureAsItem, (itemIndex, signal) =>
+		handler.execute.call(this, itemIndex, session, signal),
+	);
 	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			output.push(...(await handler.execute.call(this, itemIndex, session)));
-		} catch (error) {
-			const nodeError = toNodeError(this.getNode(), error, itemIndex);
-			if (!failureAsItem) throw nodeError;
-			output.push({ json: errorItem(error, nodeError), pairedItem: { item: itemIndex } });
+	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
+		const outcome = outcomes[itemIndex];
+		if (outcome.ok) {
+			output.push(...outcome.items);
+			continue;
 		}
+		const nodeError = toNodeError(this.getNode(), outcome.error, itemIndex);
+		if (!failureAsItem) throw nodeError;
+		output.push({ json: errorItem(outcome.error, nodeError), pairedItem: { item: itemIndex } });
 	}
 	return [output];
+}
+
+/**
+ * Runs items 0..count-1 with at most `width` in flight, started in input order. When failures do
+ * not become items, the first failure stops new starts and aborts the items after it; the items
+ * before it run to their end (one of them may fail too, and then its failure is the first). The
+ * outcomes are complete up to the first failure.
+ */
+async function runItems(
+	count: number,
+	width: number,
+	failureAsItem: boolean,
+	run: (itemIndex: number, signal: AbortSignal) => Promise<INodeExecutionData[]>,
+): Promise<Outcome[]> {
+	const outcomes: Outcome[] = [];
+	const controllers: AbortController[] = [];
+	let firstFailure = Infinity;
+	let next = 0;
+	await new Promise<void>((resolve) => {
+		let running = 0;
+		const startMore = () => {
+			while (running < width && next < count && next < firstFailure) {
+				const itemIndex = next++;
+				const controller = new AbortController();
+				controllers[itemIndex] = controller;
+				running++;
+				run(itemIndex, controller.signal)
+					.then(
+						(result) => {
+							outcomes[itemIndex] = { ok: true, items: result };
+						},
+						(error: unknown) => {
+							outcomes[itemIndex] = { ok: false, error };
+							if (!failureAsItem && itemIndex < firstFailure) {
+								firstFailure = itemIndex;
+								const reason = new Error(`Item ${itemIndex} failed`);
+								for (let later = itemIndex + 1; later < controllers.length; later++) controllers[later]?.abort(reason);
+							}
+						},
+					)
+					.finally(() => {
+						running--;
+						startMore();
+						if (running === 0) resolve();
+					});
+			}
+			if (running === 0) resolve();
+		};
+		startMore();
+	});
+	return Number.isFinite(firstFailure) ? outcomes.slice(0, firstFailure + 1) : outcomes;
 }

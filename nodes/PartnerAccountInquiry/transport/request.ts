@@ -5,8 +5,16 @@ import { sleep } from 'n8n-workflow';
 import { NUMBER_OPTIONS } from '../core/api/fields';
 import { joinUrl } from '../core/api/gateway';
 import { parseResponseBody } from '../core/api/responseBody';
-import { ApiResultError, isTransient, PartnerError, redactError, RequestError, TransientError } from '../core/errors';
-import { withRetries } from '../core/flow/retry';
+import {
+	ApiResultError,
+	isRateLimited,
+	isTransient,
+	PartnerError,
+	redactError,
+	RequestError,
+	TransientError,
+} from '../core/errors';
+import { RequestScheduler } from '../core/flow/scheduler';
 import { attempt } from '../core/flow/settle';
 import { privateKeyFrom, publicKeyFrom } from '../core/signing/keys';
 import { signingUri } from '../core/signing/stringToSign';
@@ -26,50 +34,65 @@ export interface CallOptions {
 	headers?: IDataObject;
 	/** The wall-clock deadline of one attempt in ms, the whole answer included. */
 	timeout?: number;
-	/** Ends the call at once (the page pool's, when another page failed). */
+	/** Ends the call at once (its listing's, when another page failed; the item's, when an earlier item failed). */
 	signal?: AbortSignal;
-	/** Retries of transient failures here; 0 when the caller (the page pool) retries itself. */
-	retries?: number;
 	/** Values of the request that must never be shown, even when the gateway echoes them back. */
 	secrets?: Array<string | undefined>;
 }
 
 /**
- * One signed, verified API call. The body is serialised here, once; the credential's
- * `authenticate` signs exactly those bytes; the raw response bytes are read within a size cap and
- * a deadline, verified (signature and freshness, docs/api.md) and only then parsed. Transient
- * failures are retried, each attempt freshly signed.
+ * The execution's connection to the API. Every request goes through its scheduler (one paced,
+ * rate-limit aware stream for the whole execution). One request: the body is serialised once;
+ * the credential's `authenticate` signs exactly those bytes; the raw response bytes are read
+ * within a size cap and a deadline, verified (signature and freshness, docs/api.md) and only then
+ * parsed. Transient failures are retried by the scheduler, each attempt freshly signed.
  */
 export class ApiSession {
 	private constructor(
 		private readonly fn: IExecuteFunctions,
 		readonly credentials: PartnerCredentials,
 		private readonly publicKey: KeyObject,
+		readonly scheduler: RequestScheduler,
 		private readonly now: () => number,
 	) {}
 
-	/** Reads the credential once per execution and checks both keys before anything is sent. */
-	static async open(fn: IExecuteFunctions, now: () => number = Date.now): Promise<ApiSession> {
+	/**
+	 * Reads the credential once per execution and checks both keys before anything is sent.
+	 * `width`: the most requests at once for the whole execution.
+	 */
+	static async open(fn: IExecuteFunctions, width: number, now: () => number = Date.now): Promise<ApiSession> {
 		const credentials = readCredentials(await fn.getCredentials(CREDENTIAL_TYPE));
 		privateKeyFrom(credentials.privateKey);
-		return new ApiSession(fn, credentials, publicKeyFrom(credentials.servicePublicKey), now);
+		const scheduler = new RequestScheduler({
+			width,
+			isRateLimited,
+			isRetryable: isTransient,
+			sleep,
+			now: () => performance.now(),
+		});
+		return new ApiSession(fn, credentials, publicKeyFrom(credentials.servicePublicKey), scheduler, now);
 	}
 
+	/** One request, scheduled and retried. */
 	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
-		const secrets = (options.secrets ?? []).filter((value): value is string => !!value);
+		return await this.scheduler.run((signal) => this.send(path, body, { ...options, signal }), {
+			signal: options.signal,
+		});
+	}
+
+	/** One attempt, now (the caller schedules it): signed, read, verified, parsed; secrets removed from any error. */
+	async send(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
 		try {
-			return await withRetries(() => this.callOnce(path, body, options), {
-				retries: options.retries,
-				isRetryable: isTransient,
-				sleep,
-				signal: options.signal,
-			});
+			return await this.attempt(path, body, options);
 		} catch (error) {
-			throw redactError(error, secrets);
+			throw redactError(
+				error,
+				(options.secrets ?? []).filter((value): value is string => !!value),
+			);
 		}
 	}
 
-	private async callOnce(path: string, body: IDataObject, options: CallOptions): Promise<IDataObject> {
+	private async attempt(path: string, body: IDataObject, options: CallOptions): Promise<IDataObject> {
 		const url = joinUrl(this.credentials.baseUrl, path);
 		const timeout = options.timeout ?? NUMBER_OPTIONS.timeout.default;
 		// n8n's helper takes only the execution's own cancel signal, and its timeout is an idle

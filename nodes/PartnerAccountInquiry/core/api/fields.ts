@@ -219,7 +219,7 @@ export interface NumberRange {
 export const NUMBER_OPTIONS = {
 	limit: { min: 1, default: 50 },
 	pageSize: { min: 1, max: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE },
-	pageConcurrency: { min: 1, max: 10, default: 4 },
+	concurrency: { min: 1, max: 10, default: 8 },
 	timeout: { min: 1000, max: 300_000, default: 30_000 },
 } as const satisfies Record<string, NumberRange>;
 

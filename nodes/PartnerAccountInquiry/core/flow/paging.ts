@@ -1,14 +1,13 @@
 /**
- * The paging planner and reader: framework-free, with the page fetcher, the pause and the
- * rate-limit test injected. Return All reads page 1, learns totalPageNumber, then reads the
- * rest through a bounded pool whose width halves when the gateway says
- * REQUEST_TRAFFIC_EXCEED_LIMIT and grows back by one after a full round of successes. Items come
- * out in API order, every beneficiary exactly once; a listing that changes while it is read is
- * read once more, then refused with the counts.
+ * The paging planner and reader: framework-free, with the page fetcher injected. Return All reads
+ * page 1, learns totalPageNumber, then reads the rest through the request scheduler (the
+ * execution's, or one of its own), keeping at most the scheduler's width of pages asked for at a
+ * time. Each page is checked as it arrives; items come out in API order, every beneficiary
+ * exactly once; a listing that changes while it is read is read once more, then refused with the
+ * counts. The first failure ends the listing at once and drops its pages not yet started.
  */
 import { ListingChangedError } from '../errors';
-import { Pacer } from './pacer';
-import { RETRY_POLICY, withRetries } from './retry';
+import { RequestScheduler } from './scheduler';
 import { settle } from './settle';
 
 export interface Page<T> {
@@ -41,6 +40,13 @@ export interface ReadListingOptions<T> {
 	 * request goes out as soon as a place in the pool is free.
 	 */
 	now?: () => number;
+	/**
+	 * The execution's scheduler, shared with every other request of the execution. Without one,
+	 * the listing gets its own, built from the options above (concurrency, sleep, now, ...).
+	 */
+	scheduler?: RequestScheduler;
+	/** Ends the listing at once (its item is no longer wanted). */
+	signal?: AbortSignal;
 }
 
 export interface ListingStats {
@@ -59,17 +65,54 @@ export function planPages(totalCount: number, totalPageNumber: number, pageSize:
 
 export async function readListing<T>(options: ReadListingOptions<T>): Promise<{ items: T[]; stats: ListingStats }> {
 	const stats: ListingStats = { requests: 0, rateLimited: 0, rereads: 0, peakConcurrency: 0 };
-	const first = await settle(readOnce(options, stats));
+	const scheduler =
+		options.scheduler ??
+		new RequestScheduler({
+			width: options.concurrency,
+			isRateLimited: options.isRateLimited,
+			isRetryable: options.isRetryable,
+			sleep: options.sleep,
+			now: options.now,
+			random: options.random,
+			retries: options.rateLimitRetries,
+			baseDelayMs: options.rateLimitBackoffMs,
+		});
+	const first = await settle(readOnce(options, scheduler, stats));
 	if (first.ok) return { items: first.value, stats };
 	if (!(first.error instanceof ListingChangedError)) throw first.error;
 	stats.rereads++;
-	return { items: await readOnce(options, stats), stats };
+	return { items: await readOnce(options, scheduler, stats), stats };
 }
 
-async function readOnce<T>(options: ReadListingOptions<T>, stats: ListingStats): Promise<T[]> {
+async function readOnce<T>(
+	options: ReadListingOptions<T>,
+	scheduler: RequestScheduler,
+	stats: ListingStats,
+): Promise<T[]> {
 	const controller = new AbortController();
-	const pacer = options.now ? new Pacer(options.now) : undefined;
-	const first = await fetchWithBackoff(options, 1, controller.signal, stats, { pacer });
+	const outer = options.signal;
+	if (outer?.aborted) throw outer.reason;
+	outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+	let active = 0;
+	const fetch = async (pageNumber: number): Promise<Page<T>> => {
+		let started = false;
+		try {
+			return await scheduler.run((signal) => options.fetchPage(pageNumber, signal), {
+				signal: controller.signal,
+				onStart: () => {
+					started = true;
+					stats.peakConcurrency = Math.max(stats.peakConcurrency, ++active);
+				},
+				onAttempt: () => stats.requests++,
+				onRetry: (error) => {
+					if (options.isRateLimited(error)) stats.rateLimited++;
+				},
+			});
+		} finally {
+			if (started) active--;
+		}
+	};
+	const first = await fetch(1);
 	const pageSize = checkFirstPage(first, options.pageSize);
 	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, pageSize, options.limit);
 	const pages = new Map<number, Page<T>>();
@@ -80,121 +123,64 @@ async function readOnce<T>(options: ReadListingOptions<T>, stats: ListingStats):
 		pages.set(n, page);
 	};
 	if (pagesToRead >= 1) accept(1, first);
-	const rest = Array.from({ length: Math.max(0, pagesToRead - 1) }, (_, i) => i + 2);
-	await runPool(options, rest, accept, controller, stats, pacer);
+	await readRest(
+		2,
+		pagesToRead,
+		Math.min(scheduler.maxWidth, Math.max(1, Math.floor(options.concurrency))),
+		fetch,
+		accept,
+		controller,
+	);
 	const items: T[] = [];
 	for (let n = 1; n <= pagesToRead; n++) items.push(...(pages.get(n) as Page<T>).items);
 	return options.limit === undefined ? items : items.slice(0, options.limit);
 }
 
 /**
- * Runs `pageNumbers` through the adaptive pool, handing each page to `accept` (which may refuse
- * it). On the first failure it starts nothing new, aborts the pages in flight and fails at once.
+ * Asks for pages `from`..`to`, at most `window` at a time (so a huge page count is never queued
+ * at once), handing each to `accept` (which may refuse it). On the first failure it asks for
+ * nothing more, aborts the pages asked for and fails at once.
  */
-function runPool<T>(
-	options: ReadListingOptions<T>,
-	pageNumbers: number[],
+function readRest<T>(
+	from: number,
+	to: number,
+	window: number,
+	fetch: (pageNumber: number) => Promise<Page<T>>,
 	accept: (pageNumber: number, page: Page<T>) => void,
 	controller: AbortController,
-	stats: ListingStats,
-	pacer: Pacer | undefined,
 ): Promise<void> {
-	const max = Math.max(1, Math.floor(options.concurrency));
-	let width = max;
-	let successesAtWidth = 0;
-	let active = 0;
-	let failed = false;
-	const queue = [...pageNumbers];
-	const onRateLimited = () => {
-		width = Math.max(1, Math.floor(width / 2));
-		successesAtWidth = 0;
-	};
-	let wakeFor = Infinity; // the due time of the earliest pacing pause pending
 	return new Promise((resolve, reject) => {
-		const pauseUntil = (due: number, wait: number) => {
-			if (due >= wakeFor) return; // an earlier pause is pending, and will pump
-			wakeFor = due;
-			const wake = () => {
-				if (wakeFor === due) wakeFor = Infinity;
-				pump(due);
-			};
-			void options.sleep(wait).then(wake, wake);
-		};
-		/** `wokeFor`: the due time whose pause just ended; a request due by then goes, whatever the clock says. */
-		const pump = (wokeFor = -Infinity) => {
-			if (failed) return;
-			if (queue.length === 0 && active === 0) {
-				resolve();
-				return;
-			}
-			while (active < width && queue.length > 0) {
-				if (pacer && pacer.dueAt(width) > wokeFor) {
-					const wait = pacer.wait(width);
-					if (wait >= 1) {
-						pauseUntil(pacer.dueAt(width), wait);
-						return;
-					}
-				}
-				pacer?.sent();
-				const pageNumber = queue.shift() as number;
-				active++;
-				stats.peakConcurrency = Math.max(stats.peakConcurrency, active);
-				fetchWithBackoff(options, pageNumber, controller.signal, stats, { pacer, onRateLimited })
+		let next = from;
+		let pending = 0;
+		let failed = false;
+		const askMore = () => {
+			while (!failed && pending < window && next <= to) {
+				const pageNumber = next++;
+				pending++;
+				fetch(pageNumber)
 					.then((page) => {
-						if (failed) return;
-						accept(pageNumber, page);
-						if (++successesAtWidth >= width && width < max) {
-							width++;
-							successesAtWidth = 0;
-						}
+						if (!failed) accept(pageNumber, page);
 					})
-					.catch((error: unknown) => {
-						if (failed) return;
-						failed = true;
-						controller.abort();
-						reject(error);
-					})
-					.finally(() => {
-						active--;
-						pump();
-					});
+					.then(
+						() => {
+							pending--;
+							if (failed) return;
+							if (next > to && pending === 0) resolve();
+							else askMore();
+						},
+						(error: unknown) => {
+							pending--;
+							if (failed) return;
+							failed = true;
+							controller.abort(error);
+							reject(error);
+						},
+					);
 			}
+			if (!failed && next > to && pending === 0) resolve();
 		};
-		pump();
+		askMore();
 	});
-}
-
-/** One page through the one retry policy; a rate limit also narrows the pool. */
-async function fetchWithBackoff<T>(
-	options: ReadListingOptions<T>,
-	pageNumber: number,
-	signal: AbortSignal,
-	stats: ListingStats,
-	{ pacer, onRateLimited }: { pacer?: Pacer; onRateLimited?: () => void },
-): Promise<Page<T>> {
-	return await withRetries(
-		async () => {
-			stats.requests++;
-			const started = options.now?.();
-			const page = await options.fetchPage(pageNumber, signal);
-			// The round trip of this attempt alone: backoff pauses are not the gateway's.
-			if (pacer && started !== undefined) pacer.observe((options.now?.() ?? started) - started);
-			return page;
-		},
-		{
-			retries: options.rateLimitRetries ?? RETRY_POLICY.retries,
-			baseDelayMs: options.rateLimitBackoffMs ?? RETRY_POLICY.baseDelayMs,
-			isRetryable: (error) => options.isRateLimited(error) || (options.isRetryable?.(error) ?? false),
-			sleep: options.sleep,
-			random: options.random,
-			signal,
-			onRetry: (error) => {
-				if (!options.isRateLimited(error)) return;
-				stats.rateLimited++;
-				onRateLimited?.();
-			},
-		},
-	);
 }
 
 /**

@@ -1,0 +1,153 @@
+/**
+ * Many items at the speed of one: every request of an execution goes through one scheduler, and
+ * the output is what running the items one after another gives. Through n8n's engine against the
+ * simulator over real HTTP.
+ */
+import { createCustomers, type Beneficiary } from '../../sandbox/data';
+import { list, quota, useSimulator } from './helpers';
+
+const { sim } = useSimulator({ latencyMs: 20 });
+const customers = createCustomers();
+const LARGE = customers.get('CUST_LARGE')?.beneficiaries as Beneficiary[];
+const SMALL = customers.get('CUST_SMALL')?.beneficiaries as Beneficiary[];
+
+const QUOTA_BY_EXPRESSION = {
+	quotaAccumulationMethod: 'USER_ID',
+	quotaAccumulationId: '={{ $json.id }}',
+	currency: 'USD',
+};
+
+function pairedIndex(item: { pairedItem?: unknown }): number {
+	return (item.pairedItem as { item: number }).item;
+}
+
+describe('many quota items', () => {
+	it('run concurrently within the width, each answer in its input place', async () => {
+		const ids = Array.from({ length: 40 }, (_, i) => `U-B${i}`);
+		const run = await quota(
+			sim(),
+			{ ...QUOTA_BY_EXPRESSION, options: { concurrency: 6 } },
+			{ items: ids.map((id) => ({ id })) },
+		);
+		expect(run.status).toBe('success');
+		expect(run.json.map((j) => j.quotaAccumulationId)).toEqual(ids);
+		expect(run.json.map((j) => j.availableQuotaAmount)).toEqual(ids.map((_, i) => Number(`${i}.01`)));
+		expect(run.items.map(pairedIndex)).toEqual(ids.map((_, i) => i));
+		expect(sim().peakInFlight).toBeGreaterThan(1);
+		expect(sim().peakInFlight).toBeLessThanOrEqual(6);
+	});
+
+	it('with Continue On Fail, mixed successes and failures each keep their place', async () => {
+		const ids = ['U-B1', 'U-CONTRACT', 'U-B2', 'U-NOPE', 'U-B3', 'U-CONTRACT', 'U-B4'];
+		const run = await quota(sim(), QUOTA_BY_EXPRESSION, { items: ids.map((id) => ({ id })), continueOnFail: true });
+		expect(run.status).toBe('success');
+		expect(run.items.map(pairedIndex)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+		expect(run.json.map((j) => j.quotaAccumulationId ?? j.resultCode)).toEqual([
+			'U-B1',
+			'CONTRACT_CHECK_FAIL',
+			'U-B2',
+			'ACCOUNT_NOT_EXIST',
+			'U-B3',
+			'CONTRACT_CHECK_FAIL',
+			'U-B4',
+		]);
+	});
+
+	it('without Continue On Fail, the first failure in input order ends the node, even when a later one failed sooner', async () => {
+		// Item 1 fails late (two traffic-limit retries first); item 3 fails at once.
+		sim().addFault({ fault: 'rateLimit', operation: 'quota', customerId: 'ACC_SLOW', times: 2 });
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			customerId: 'ACC_SLOW',
+			answer: { status: 'F', code: 'PROCESS_FAIL', message: 'late failure' },
+		});
+		const items = [{ id: 'U-B1' }, { id: 'U-B2', acc: 'ACC_SLOW' }, { id: 'U-B3' }, { id: 'U-B4', acc: 'ACC_MISSING' }];
+		const run = await quota(
+			sim(),
+			{ ...QUOTA_BY_EXPRESSION, options: { connectedAccountId: '={{ $json.acc ?? "" }}' } },
+			{ items },
+		);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/PROCESS_FAIL: late failure/);
+	});
+
+	it('without Continue On Fail, nothing new starts after a failure', async () => {
+		const ids = ['U-CONTRACT', ...Array.from({ length: 30 }, (_, i) => `U-B${i}`)];
+		const run = await quota(
+			sim(),
+			{ ...QUOTA_BY_EXPRESSION, options: { concurrency: 2 } },
+			{ items: ids.map((id) => ({ id })) },
+		);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/CONTRACT_CHECK_FAIL/);
+		// Item 0 and at most the one beside it were under way; the other 29 never started.
+		expect(sim().requests.length).toBeLessThanOrEqual(2);
+	});
+
+	it('a gateway-wide traffic limit narrows the whole stream and loses nothing', async () => {
+		sim().addFault({ fault: 'rateLimit', operation: 'quota', every: 3 });
+		const ids = Array.from({ length: 30 }, (_, i) => `U-B${i}`);
+		const run = await quota(sim(), QUOTA_BY_EXPRESSION, { items: ids.map((id) => ({ id })) });
+		expect(run.status).toBe('success');
+		expect(run.json.map((j) => j.quotaAccumulationId)).toEqual(ids);
+		const refused = sim().requests.filter((r) => r.fault === 'rateLimit').length;
+		expect(refused).toBeGreaterThan(5);
+		expect(sim().requests).toHaveLength(ids.length + refused);
+	});
+});
+
+describe('many listing items', () => {
+	it('each item lists its own customer, in input order, pages in API order, exactly once', async () => {
+		const order = ['CUST_SMALL', 'CUST_LARGE', 'CUST_EMPTY', 'CUST_SMALL', 'CUST_LARGE'];
+		const run = await list(
+			sim(),
+			{ returnAll: true, options: { customerId: '={{ $json.customer }}', pageSize: 40 } },
+			{ items: order.map((customer) => ({ customer })) },
+		);
+		expect(run.status).toBe('success');
+		const expected = order.flatMap((c) => (c === 'CUST_SMALL' ? SMALL : c === 'CUST_LARGE' ? LARGE : []));
+		expect(run.json).toEqual(expected);
+		const pairs = order.flatMap((c, i) =>
+			Array(c === 'CUST_SMALL' ? SMALL.length : c === 'CUST_LARGE' ? LARGE.length : 0).fill(i),
+		);
+		expect(run.items.map(pairedIndex)).toEqual(pairs);
+	});
+
+	it('a limit still reads only the pages it needs, for every item', async () => {
+		const run = await list(
+			sim(),
+			{ returnAll: false, limit: 15, options: { customerId: 'CUST_LARGE', pageSize: 10 } },
+			{ items: [{}, {}, {}] },
+		);
+		expect(run.json).toEqual([...LARGE.slice(0, 15), ...LARGE.slice(0, 15), ...LARGE.slice(0, 15)]);
+		expect(sim().requests).toHaveLength(3 * 2);
+	});
+});
+
+describe('concurrency 1', () => {
+	it("keeps the old order of requests exactly: one item's pages after another's, one at a time", async () => {
+		const order = ['CUST_SMALL', 'CUST_LARGE', 'CUST_SMALL'];
+		const run = await list(
+			sim(),
+			{ returnAll: true, options: { customerId: '={{ $json.customer }}', pageSize: 50, pageConcurrency: 1 } },
+			{ items: order.map((customer) => ({ customer })) },
+		);
+		expect(run.status).toBe('success');
+		expect(sim().peakInFlight).toBe(1);
+		const sent = sim().requests.map((r) => `${r.headers['connected-customerid']}:${JSON.parse(r.body).pageNumber}`);
+		expect(sent).toEqual([
+			'CUST_SMALL:1',
+			...Array.from({ length: 7 }, (_, i) => `CUST_LARGE:${i + 1}`),
+			'CUST_SMALL:1',
+		]);
+	});
+
+	it('sends quota requests in input order, one at a time', async () => {
+		const ids = Array.from({ length: 8 }, (_, i) => `U-B${i}`);
+		await quota(sim(), { ...QUOTA_BY_EXPRESSION, options: { concurrency: 1 } }, { items: ids.map((id) => ({ id })) });
+		expect(sim().peakInFlight).toBe(1);
+		expect(sim().requests.map((r) => JSON.parse(r.body).quotaAccumulationId)).toEqual(ids);
+	});
+});
