@@ -2,6 +2,7 @@
 // Started by screenshot.sh, which sets: PLAYWRIGHT_DIR (where playwright-core is installed),
 // CHROMIUM, N8N_URL, WORKFLOW_ID, NODE_ID, NODE_NAME, OUT, DEBUG_DIR, and optionally EXAMPLES
 // (workflow files to import through the editor's Import from File) and EXAMPLES_OUT_DIR.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 
@@ -92,6 +93,24 @@ try {
 		await page.mouse.move(5, 895);
 		await page.screenshot({ path: target });
 		log(`saved ${target}`);
+
+		// Pasting the file's JSON onto an empty canvas, as a person copying it from the repository does.
+		const json = readFileSync(file, 'utf8');
+		// Sticky notes are drawn, but not as canvas nodes.
+		const expected = JSON.parse(json).nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length;
+		await page.goto(`${base}/workflow/new`, { waitUntil: 'domcontentloaded' });
+		await page.locator('[data-test-id="canvas-wrapper"], [data-test-id="canvas"]').first().waitFor({ timeout: 30_000 });
+		await page.waitForTimeout(1000);
+		await page.evaluate((text) => {
+			const data = new DataTransfer();
+			data.setData('text/plain', text);
+			document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+		}, json);
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 30_000 });
+		await page.waitForTimeout(1000);
+		const pasted = await page.locator('[data-test-id="canvas-node"]').count();
+		if (pasted !== expected) throw new Error(`${name}: pasting the JSON gave ${pasted} nodes on the canvas, expected ${expected}`);
+		log(`${name}: pasting the JSON gave all ${pasted} nodes`);
 	}
 } catch (error) {
 	const debug = join(env('DEBUG_DIR'), 'failure.png');
