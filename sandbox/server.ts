@@ -118,6 +118,10 @@ export interface Simulator {
 	addFault(rule: FaultRule): void;
 	clearFaults(): void;
 	setLatency(ms: number): void;
+	/** The account's beneficiaries now (a live list: the next answers show what is done to it). */
+	beneficiaries(customerId: string): Beneficiary[];
+	/** Moves a quota: the next answers for that method and ID carry this value (minor units). */
+	setQuota(method: string, id: string, value: string | number, currency?: string): void;
 	reset(): void;
 	close(): Promise<void>;
 }
@@ -157,6 +161,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const requests: LoggedRequest[] = [];
 	let inFlight = 0;
 	let added = 0;
+	const quotaOverrides = new Map<string, { value: string | number; currency: string }>();
 
 	const sim: Simulator = {
 		url: '',
@@ -171,11 +176,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		setLatency: (ms) => {
 			latencyMs = ms;
 		},
+		beneficiaries: (customerId) => {
+			const customer = customers.get(customerId);
+			if (!customer) throw new Error(`no customer ${customerId}`);
+			return customer.beneficiaries;
+		},
+		setQuota: (method, id, value, currency = 'USD') => {
+			quotaOverrides.set(`${method}:${id}`, { value, currency });
+		},
 		reset: () => {
 			faults = [];
 			requests.length = 0;
 			sim.peakInFlight = 0;
 			customers = createCustomers();
+			quotaOverrides.clear();
 		},
 		close: () =>
 			new Promise<void>((resolve) => {
@@ -373,7 +387,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (req.headers['connected-accountid'] === 'ACC_MISSING') {
 			return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'Connected account does not exist' } };
 		}
-		const record = quotaRecord(method, method === 'BENEFICIARY' ? `${id}:${body.tradeType}` : id);
+		const key = method === 'BENEFICIARY' ? `${id}:${body.tradeType}` : id;
+		const record = quotaOverrides.get(`${method}:${key}`) ?? quotaRecord(method, key);
 		if (!record) return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: `No ${method} ${id}` } };
 		if ('code' in record) return { answer: { status: record.status, code: record.code, message: record.message } };
 		if (record.currency !== currency) {

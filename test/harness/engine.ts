@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, PollContext, WorkflowExecute } from 'n8n-core';
 import {
 	ICredentialsHelper,
 	NodeHelpers,
@@ -33,6 +33,7 @@ import {
 
 import { PartnerAccountInquiryApi } from '../../credentials/PartnerAccountInquiryApi.credentials';
 import { PartnerAccountInquiry } from '../../nodes/PartnerAccountInquiry/PartnerAccountInquiry.node';
+import { PartnerAccountInquiryTrigger } from '../../nodes/PartnerAccountInquiryTrigger/PartnerAccountInquiryTrigger.node';
 import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION } from '../../sandbox/server';
 
 // n8n-core keeps its instance settings under N8N_USER_FOLDER: a throw-away folder, not ~/.n8n.
@@ -169,10 +170,37 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		settings: { executionOrder: 'v1' },
 	});
 	const workflowData = { id: 'wf', name: 'test', nodes, connections } as unknown as IWorkflowBase;
+	const additionalData = makeAdditionalData(workflowData, options.credentials, credentialType);
+
+	const inputItems = (options.items ?? [{}]).map((json) => ({ json }));
+	const run = await new WorkflowExecute(additionalData, 'manual').run({
+		workflow,
+		startNode: workflow.getNode('Start') as INode,
+		triggerToStartFrom: {
+			name: 'Start',
+			data: { startTime: 0, executionTime: 0, executionIndex: 0, source: [], data: { main: [inputItems] } },
+		},
+	});
+	const task = run.data.resultData.runData['Partner Account Inquiry']?.[0];
+	const items = (task?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	return {
+		status: run.status,
+		items,
+		json: items.map((item) => item.json),
+		error: (task?.error ?? run.data.resultData.error) as NodeRun['error'],
+		run,
+	};
+}
+
+function makeAdditionalData(
+	workflowData: IWorkflowBase,
+	credentials: ICredentialDataDecryptedObject,
+	credentialType: ICredentialType,
+): IWorkflowExecuteAdditionalData {
 	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', workflowData);
 	const base = 'http://localhost:5678';
-	const additionalData = {
-		credentialsHelper: new InMemoryCredentialsHelper(options.credentials, credentialType),
+	return {
+		credentialsHelper: new InMemoryCredentialsHelper(credentials, credentialType),
 		hooks,
 		executionId: 'exec-1',
 		currentNodeExecutionIndex: 0,
@@ -197,23 +225,91 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 			throw new Error('not supported');
 		},
 	} as unknown as IWorkflowExecuteAdditionalData;
+}
 
-	const inputItems = (options.items ?? [{}]).map((json) => ({ json }));
-	const run = await new WorkflowExecute(additionalData, 'manual').run({
-		workflow,
-		startNode: workflow.getNode('Start') as INode,
-		triggerToStartFrom: {
-			name: 'Start',
-			data: { startTime: 0, executionTime: 0, executionIndex: 0, source: [], data: { main: [inputItems] } },
-		},
+export const TRIGGER_TYPE = 'n8n-nodes-partner-account-inquiry.partnerAccountInquiryTrigger';
+
+export interface PollerOptions {
+	parameters: INodeParameters;
+	credentials: ICredentialDataDecryptedObject;
+	/** The workflow's static data for the node, kept by the test across pollers (n8n keeps it in its database). */
+	staticData: IDataObject;
+	/** 'trigger' for scheduled polls, 'manual' for the editor's "Fetch Test Event". */
+	mode?: 'trigger' | 'manual';
+	/** 'activate' (the user activated the workflow), 'init' (n8n started), 'update'. */
+	activation?: 'activate' | 'init' | 'update' | 'manual';
+}
+
+export type PollResult =
+	| { ok: true; items: INodeExecutionData[] | null }
+	| { ok: false; error: Error & { description?: string } };
+
+/**
+ * One activation of the polling trigger in n8n-core's own PollContext, as n8n makes it: one context
+ * per activation, reused for every poll. `poll()` runs the node's poll once and returns what it
+ * would emit (null: nothing) or the error n8n would report.
+ */
+export function activateTrigger(options: PollerOptions): { poll: () => Promise<PollResult> } {
+	const nodeType = new PartnerAccountInquiryTrigger();
+	const registry: Record<string, INodeType> = { [TRIGGER_TYPE]: nodeType };
+	const nodeTypes: INodeTypes = {
+		getByName: (type) => registry[type],
+		getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(registry[type], version),
+		getKnownTypes: () => ({}),
+	};
+	const parameters = NodeHelpers.getNodeParameters(
+		nodeType.description.properties,
+		options.parameters,
+		true,
+		false,
+		null,
+		null,
+	) as INodeParameters;
+	const node: INode = {
+		id: 'trigger',
+		name: 'Partner Account Inquiry Trigger',
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Partner Account Inquiry account' } },
+	};
+	const workflow = new Workflow({
+		id: 'wf-trigger',
+		name: 'trigger test',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
 	});
-	const task = run.data.resultData.runData['Partner Account Inquiry']?.[0];
-	const items = (task?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	const workflowData = {
+		id: 'wf-trigger',
+		name: 'trigger test',
+		nodes: [node],
+		connections: {},
+	} as unknown as IWorkflowBase;
+	const additionalData = makeAdditionalData(workflowData, options.credentials, new PartnerAccountInquiryApi());
+	const context = new PollContext(
+		workflow,
+		node,
+		additionalData,
+		options.mode ?? 'trigger',
+		options.activation ?? 'activate',
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		() => options.staticData,
+	);
 	return {
-		status: run.status,
-		items,
-		json: items.map((item) => item.json),
-		error: (task?.error ?? run.data.resultData.error) as NodeRun['error'],
-		run,
+		poll: async () => {
+			try {
+				const result = await nodeType.poll.call(context);
+				return { ok: true, items: result ? result[0] : null };
+			} catch (error) {
+				return { ok: false, error: error as Error & { description?: string } };
+			}
+		},
 	};
 }

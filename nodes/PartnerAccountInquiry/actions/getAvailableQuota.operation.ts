@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { minorToMajor } from '../core/api/amount';
 import { ACCESS_TOKEN, METHOD_WITH_TRADE_TYPE, QUOTA_METHOD_CHOICES, TRADE_TYPE_CHOICES } from '../core/api/fields';
@@ -21,46 +27,53 @@ const show = { show: { operation: ['getAvailableQuota'] } };
 const firstMethod = QUOTA_METHOD_CHOICES[0].value;
 const firstTradeType = TRADE_TYPE_CHOICES[0].value;
 
+/** Method, ID, currency and trade type, shown where `show` says (here and in the trigger). */
+export function quotaFields(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Accumulation Method',
+			name: 'quotaAccumulationMethod',
+			type: 'options',
+			required: true,
+			default: firstMethod,
+			displayOptions: { show },
+			options: QUOTA_METHOD_CHOICES.map(({ value, label, description }) => ({ name: label, value, description })),
+			description: 'How the quota is accumulated, which decides what the ID below identifies',
+		},
+		{
+			displayName: 'Accumulation ID',
+			name: 'quotaAccumulationId',
+			type: 'string',
+			required: true,
+			default: '',
+			displayOptions: { show },
+			description: 'The user ID, receiving account, virtual account or beneficiary ID, as the method says',
+		},
+		{
+			displayName: 'Currency',
+			name: 'currency',
+			type: 'string',
+			required: true,
+			default: 'USD',
+			placeholder: 'USD',
+			displayOptions: { show },
+			description: 'Currency of the quota: a 3-letter ISO 4217 code',
+		},
+		{
+			displayName: 'Trade Type',
+			name: 'tradeType',
+			type: 'options',
+			required: true,
+			default: firstTradeType,
+			options: TRADE_TYPE_CHOICES.map(({ value, label }) => ({ name: label, value })),
+			displayOptions: { show: { ...show, quotaAccumulationMethod: [METHOD_WITH_TRADE_TYPE] } },
+			description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
+		},
+	];
+}
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Accumulation Method',
-		name: 'quotaAccumulationMethod',
-		type: 'options',
-		required: true,
-		default: firstMethod,
-		displayOptions: show,
-		options: QUOTA_METHOD_CHOICES.map(({ value, label, description }) => ({ name: label, value, description })),
-		description: 'How the quota is accumulated, which decides what the ID below identifies',
-	},
-	{
-		displayName: 'Accumulation ID',
-		name: 'quotaAccumulationId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: show,
-		description: 'The user ID, receiving account, virtual account or beneficiary ID, as the method says',
-	},
-	{
-		displayName: 'Currency',
-		name: 'currency',
-		type: 'string',
-		required: true,
-		default: 'USD',
-		placeholder: 'USD',
-		displayOptions: show,
-		description: 'Currency of the quota: a 3-letter ISO 4217 code',
-	},
-	{
-		displayName: 'Trade Type',
-		name: 'tradeType',
-		type: 'options',
-		required: true,
-		default: firstTradeType,
-		options: TRADE_TYPE_CHOICES.map(({ value, label }) => ({ name: label, value })),
-		displayOptions: { show: { operation: ['getAvailableQuota'], quotaAccumulationMethod: [METHOD_WITH_TRADE_TYPE] } },
-		description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
-	},
+	...quotaFields(show.show),
 	optionsCollection(show, [
 		fieldProperty(ACCESS_TOKEN, {
 			description: `${ACCESS_TOKEN.description}. Sent as the Access-Token header; max ${ACCESS_TOKEN.maxLength} characters.`,
@@ -77,15 +90,16 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export function buildRequest(fn: IExecuteFunctions, itemIndex: number): QuotaRequest {
-	const method = String(fn.getNodeParameter('quotaAccumulationMethod', itemIndex));
+/** Reads one parameter of the node (of one item, in an action node). */
+export type ParameterReader = (name: string, fallback?: unknown) => unknown;
+
+export function buildRequest(parameter: ParameterReader): QuotaRequest {
+	const method = String(parameter('quotaAccumulationMethod'));
 	const request: QuotaRequest = {
 		quotaAccumulationMethod: method,
-		quotaAccumulationId: String(fn.getNodeParameter('quotaAccumulationId', itemIndex, '')).trim(),
-		currency: String(fn.getNodeParameter('currency', itemIndex, ''))
-			.trim()
-			.toUpperCase(),
-		tradeType: method === METHOD_WITH_TRADE_TYPE ? String(fn.getNodeParameter('tradeType', itemIndex, '')) : undefined,
+		quotaAccumulationId: String(parameter('quotaAccumulationId', '')).trim(),
+		currency: String(parameter('currency', '')).trim().toUpperCase(),
+		tradeType: method === METHOD_WITH_TRADE_TYPE ? String(parameter('tradeType', '')) : undefined,
 	};
 	const compact = compactBody(request) as QuotaRequest;
 	validateQuotaRequest(compact);
@@ -98,14 +112,16 @@ export function readConcurrency(fn: IExecuteFunctions): number {
 	return readWholeNumber('concurrency', options.concurrency, 'Concurrency');
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	session: ApiSession,
-	signal?: AbortSignal,
-): Promise<INodeExecutionData[]> {
-	const request = buildRequest(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+/** What one quota call asks for. */
+export interface QuotaQuestion {
+	request: QuotaRequest;
+	headers: IDataObject;
+	timeout: number;
+	accessToken?: string;
+}
+
+/** One quota call's question from its parameters, checked before anything is sent. */
+export function quotaQuestion(request: QuotaRequest, options: IDataObject): QuotaQuestion {
 	const headers: IDataObject = {};
 	const connectedAccountId = optionalString(options.connectedAccountId);
 	const accessToken = optionalString(options.accessToken);
@@ -113,14 +129,35 @@ export async function execute(
 	if (connectedAccountId)
 		headers['Connected-AccountId'] = checkHeaderValue(HEADER_RULES.connectedAccountId, connectedAccountId);
 	if (accessToken) headers['Access-Token'] = checkHeaderValue(HEADER_RULES.accessToken, accessToken);
-	const timeout = readWholeNumber('timeout', options.timeout, 'Timeout (Ms)');
+	return { request, headers, timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'), accessToken };
+}
+
+/** The available quota the question asks for, verified and checked: the output item's JSON. */
+export async function getQuota(
+	session: ApiSession,
+	question: QuotaQuestion,
+	signal?: AbortSignal,
+): Promise<IDataObject> {
+	const { request, headers, timeout, accessToken } = question;
 	const data = await session.call(PATHS.getAvailableQuota, request as unknown as IDataObject, {
 		headers,
 		timeout,
 		signal,
 		secrets: [accessToken],
 	});
-	return [{ json: toOutput(data, request), pairedItem: { item: itemIndex } }];
+	return toOutput(data, request);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: ApiSession,
+	signal?: AbortSignal,
+): Promise<INodeExecutionData[]> {
+	const request = buildRequest((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const json = await getQuota(session, quotaQuestion(request, options), signal);
+	return [{ json, pairedItem: { item: itemIndex } }];
 }
 
 /** The quota fields as returned, plus availableQuotaAmount in major units. */

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { ACCESS_TOKEN, BENEFICIARY_FILTERS, NUMBER_OPTIONS } from '../core/api/fields';
@@ -20,6 +26,31 @@ import {
 } from './common';
 
 const show = { show: { operation: ['listBeneficiaries'] } };
+
+const FILTER_KEYS = BENEFICIARY_FILTERS.map((rule) => rule.name);
+
+/** The Filters collection, shown where `show` says (here and in the trigger). */
+export function filtersCollection(show: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show,
+		options: [...BENEFICIARY_FILTERS].sort((a, b) => a.label.localeCompare(b.label)).map((rule) => fieldProperty(rule)),
+	};
+}
+
+/** The Customer ID option (the Connected-CustomerId header). */
+export const customerIdOption: INodeProperties = {
+	displayName: 'Customer ID',
+	name: 'customerId',
+	type: 'string',
+	default: '',
+	description:
+		'The account whose beneficiaries to list, sent as the Connected-CustomerId header; empty lists your own account',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -47,14 +78,7 @@ export const description: INodeProperties[] = [
 		fieldProperty(ACCESS_TOKEN, {
 			description: `${ACCESS_TOKEN.description}. Sent as the accessToken body field; max ${ACCESS_TOKEN.maxLength} characters.`,
 		}),
-		{
-			displayName: 'Customer ID',
-			name: 'customerId',
-			type: 'string',
-			default: '',
-			description:
-				'The account whose beneficiaries to list, sent as the Connected-CustomerId header; empty lists your own account',
-		},
+		customerIdOption,
 		{
 			...concurrencyOption,
 			// The name the option had when it covered the pages of one listing: saved workflows keep it.
@@ -64,8 +88,6 @@ export const description: INodeProperties[] = [
 		timeoutOption,
 	]),
 ];
-
-const FILTER_KEYS = BENEFICIARY_FILTERS.map((rule) => rule.name);
 
 /** Builds page 1's request from the item's parameters and checks every rule of docs/api.md (List beneficiaries). */
 export function buildRequest(filters: IDataObject, options: IDataObject): BeneficiaryListRequest {
@@ -105,25 +127,34 @@ export function readConcurrency(fn: IExecuteFunctions): number {
 	return readWholeNumber('concurrency', options.pageConcurrency, 'Concurrency');
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	session: ApiSession,
-	signal?: AbortSignal,
-): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const request = buildRequest(filters, options);
-	const limit = returnAll
-		? undefined
-		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
-	const customerId = optionalString(options.customerId);
-	const headers = customerId
-		? { 'Connected-CustomerId': checkHeaderValue(HEADER_RULES.customerId, customerId) }
-		: undefined;
-	const timeout = readWholeNumber('timeout', options.timeout, 'Timeout (Ms)');
+/** What one listing asks for: the page-1 request, the headers and the limits of reading it. */
+export interface ListingQuestion {
+	request: BeneficiaryListRequest;
+	headers?: IDataObject;
+	timeout: number;
+	/** Undefined reads every page. */
+	limit?: number;
+}
 
+/** One listing's question from its parameters (filters, options), checked before anything is sent. */
+export function listingQuestion(filters: IDataObject, options: IDataObject, limit?: number): ListingQuestion {
+	const request = buildRequest(filters, options);
+	const customerId = optionalString(options.customerId);
+	return {
+		request,
+		headers: customerId ? { 'Connected-CustomerId': checkHeaderValue(HEADER_RULES.customerId, customerId) } : undefined,
+		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
+		limit,
+	};
+}
+
+/** Every beneficiary the question asks for, in API order, exactly once, each page verified and checked. */
+export async function listBeneficiaries(
+	session: ApiSession,
+	question: ListingQuestion,
+	signal?: AbortSignal,
+): Promise<IDataObject[]> {
+	const { request, headers, timeout, limit } = question;
 	const { items } = await readListing<IDataObject>({
 		pageSize: request.pageSize,
 		limit,
@@ -135,22 +166,38 @@ export async function execute(
 		isRetryable: isTransient,
 		sleep,
 		now: () => performance.now(),
-		fetchPage: async (pageNumber, signal) => {
+		fetchPage: async (pageNumber, pageSignal) => {
 			// One attempt: the scheduler (shared by every request of the execution) retries it.
 			const data = await session.send(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {
 				headers,
 				timeout,
-				signal,
+				signal: pageSignal,
 				secrets: [request.accessToken, request.beneficiaryToken as string | undefined],
 			});
 			return toPage(data, pageNumber, request);
 		},
 	});
+	return items;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: ApiSession,
+	signal?: AbortSignal,
+): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const limit = returnAll
+		? undefined
+		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
+	const items = await listBeneficiaries(session, listingQuestion(filters, options, limit), signal);
 	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
 
 /** Exactly-once identity: the beneficiary token, else the partner's reference ID, else the whole object. */
-function beneficiaryKey(item: IDataObject): string {
+export function beneficiaryKey(item: IDataObject): string {
 	if (typeof item.beneficiaryToken === 'string' && item.beneficiaryToken) return `t:${item.beneficiaryToken}`;
 	if (typeof item.referenceBeneficiaryId === 'string' && item.referenceBeneficiaryId)
 		return `r:${item.referenceBeneficiaryId}`;

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, IPollFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { NUMBER_OPTIONS } from '../core/api/fields';
@@ -47,9 +47,12 @@ export interface CallOptions {
  * within a size cap and a deadline, verified (signature and freshness, docs/api.md) and only then
  * parsed. Transient failures are retried by the scheduler, each attempt freshly signed.
  */
+/** The node (action or polling trigger) whose credential and HTTP helper the requests use. */
+export type RequestContext = IExecuteFunctions | IPollFunctions;
+
 export class ApiSession {
 	private constructor(
-		private readonly fn: IExecuteFunctions,
+		private readonly fn: RequestContext,
 		readonly credentials: PartnerCredentials,
 		private readonly publicKey: KeyObject,
 		readonly scheduler: RequestScheduler,
@@ -60,7 +63,7 @@ export class ApiSession {
 	 * Reads the credential once per execution and checks both keys before anything is sent.
 	 * `width`: the most requests at once for the whole execution.
 	 */
-	static async open(fn: IExecuteFunctions, width: number, now: () => number = Date.now): Promise<ApiSession> {
+	static async open(fn: RequestContext, width: number, now: () => number = Date.now): Promise<ApiSession> {
 		const credentials = readCredentials(await fn.getCredentials(CREDENTIAL_TYPE));
 		privateKeyFrom(credentials.privateKey);
 		const scheduler = new RequestScheduler({
@@ -99,7 +102,9 @@ export class ApiSession {
 		// timeout: the deadline and the pool's signal are enforced here, around it.
 		const deadline = AbortSignal.timeout(timeout);
 		const stop = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
-		const sent = this.fn.helpers.httpRequestWithAuthentication.call(this.fn, CREDENTIAL_TYPE, {
+		const sent = (
+			this.fn.helpers.httpRequestWithAuthentication as IExecuteFunctions['helpers']['httpRequestWithAuthentication']
+		).call(this.fn as IExecuteFunctions, CREDENTIAL_TYPE, {
 			method: 'POST',
 			url,
 			body: Buffer.from(JSON.stringify(body), 'utf8'),

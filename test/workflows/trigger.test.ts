@@ -1,0 +1,256 @@
+/**
+ * The polling trigger, driven through n8n-core's PollContext: several polls in a row over one
+ * static data, against the simulator, which adds, removes and changes beneficiaries and moves a
+ * quota between polls. Every poll's exact items are asserted.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SUMMARY_FIELDS } from '../../nodes/PartnerAccountInquiry/core/trigger/changes';
+import type { Beneficiary } from '../../sandbox/data';
+import { activateTrigger, sandboxCredentials, type PollerOptions } from '../harness/engine';
+import { useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+
+function trigger(parameters: INodeParameters, staticData: IDataObject, extra: Partial<PollerOptions> = {}) {
+	return activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, ...extra });
+}
+
+async function emitted(poller: { poll: () => ReturnType<ReturnType<typeof activateTrigger>['poll']> }) {
+	const result = await poller.poll();
+	if (!result.ok) throw result.error;
+	return result.items?.map((item) => item.json) ?? null;
+}
+
+const SMALL = { options: { customerId: 'CUST_SMALL' } };
+
+function newBeneficiary(n: number): Beneficiary {
+	const template = sim().beneficiaries('CUST_SMALL')[0];
+	return {
+		...template,
+		beneficiaryToken: Buffer.from(`token:ADDED-${n}`).toString('base64'),
+		referenceBeneficiaryId: `REF-ADDED-${n}`,
+		beneficiaryNick: `Added ${n}`,
+	};
+}
+
+describe('beneficiaryAdded', () => {
+	it('records a baseline first, then emits each new beneficiary exactly once', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'beneficiaryAdded', ...SMALL }, state);
+		expect(await emitted(poller)).toBeNull();
+		expect(await emitted(poller)).toBeNull();
+		const added = newBeneficiary(1);
+		sim().beneficiaries('CUST_SMALL').push(added);
+		expect(await emitted(poller)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('a failed poll emits nothing and changes nothing; the next successful poll emits what was missed', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'beneficiaryAdded', ...SMALL }, state);
+		await emitted(poller);
+		const added = newBeneficiary(2);
+		sim().beneficiaries('CUST_SMALL').push(added);
+		const before = JSON.stringify(state);
+		for (const fault of ['alterBody', 'staleTime', 'nonObjectItem', 'badResultStatus'] as const) {
+			sim().addFault({ fault, operation: 'list', times: 1 });
+			const failed = await poller.poll();
+			expect(failed.ok).toBe(false);
+			expect(JSON.stringify(state)).toBe(before);
+		}
+		sim().addFault({ fault: 'http503', operation: 'list' });
+		const down = await poller.poll();
+		expect(down.ok).toBe(false);
+		expect(!down.ok && down.error.message).toMatch(/HTTP 503/);
+		sim().clearFaults();
+		expect(await emitted(poller)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('caps a burst at 500 events a poll and emits the rest, in order, at the next polls', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'beneficiaryAdded', options: { customerId: 'CUST_LARGE' } }, state);
+		await emitted(poller);
+		const burst = Array.from({ length: 620 }, (_, i) => newBeneficiary(1000 + i));
+		sim()
+			.beneficiaries('CUST_LARGE')
+			.push(...burst);
+		const first = await emitted(poller);
+		expect(first).toHaveLength(500);
+		expect(first?.map((b) => b.referenceBeneficiaryId)).toEqual(
+			burst.slice(0, 500).map((b) => b.referenceBeneficiaryId),
+		);
+		const second = await emitted(poller);
+		expect(second?.map((b) => b.referenceBeneficiaryId)).toEqual(burst.slice(500).map((b) => b.referenceBeneficiaryId));
+		expect(await emitted(poller)).toBeNull();
+	});
+});
+
+describe('beneficiaryRemoved and beneficiaryChanged', () => {
+	it('a removal carries the kept summary (never the token)', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'beneficiaryRemoved', ...SMALL }, state);
+		await emitted(poller);
+		const [gone] = sim().beneficiaries('CUST_SMALL').splice(1, 1);
+		const items = await emitted(poller);
+		expect(items).toEqual([
+			{
+				event: 'beneficiaryRemoved',
+				referenceBeneficiaryId: gone.referenceBeneficiaryId,
+				beneficiaryNick: gone.beneficiaryNick,
+				beneficiaryType: gone.beneficiaryType,
+				status: gone.status,
+				assetType: gone.assetType,
+				relationType: gone.relationType,
+				currency: gone.currency,
+			},
+		]);
+		expect(JSON.stringify(state)).not.toContain(gone.beneficiaryToken);
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('a change carries the beneficiary as returned and each changed field, before and after', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'beneficiaryChanged', ...SMALL }, state);
+		await emitted(poller);
+		const target = sim().beneficiaries('CUST_SMALL')[2];
+		const before = { ...target };
+		target.status = 'INACTIVE';
+		target.beneficiaryNick = 'Renamed';
+		target.bankAccountNo = 'NEWACCOUNT123';
+		const items = await emitted(poller);
+		expect(items).toEqual([
+			{
+				...target,
+				event: 'beneficiaryChanged',
+				changes: {
+					status: { before: before.status, after: 'INACTIVE' },
+					beneficiaryNick: { before: before.beneficiaryNick, after: 'Renamed' },
+					// Bank details are kept as a fingerprint only: what they were is not stored.
+					bankAccountNo: { before: null, after: 'NEWACCOUNT123' },
+				},
+			},
+		]);
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('the state holds digests, not the objects or their secrets', async () => {
+		const state: IDataObject = {};
+		await emitted(trigger({ event: 'beneficiaryAdded', ...SMALL }, state));
+		const text = JSON.stringify(state);
+		for (const b of sim().beneficiaries('CUST_SMALL')) {
+			expect(text).not.toContain(b.beneficiaryToken);
+			if (b.bankAccountNo) expect(text).not.toContain(b.bankAccountNo);
+		}
+		// By value, only the short summary fields: one entry is [digests, ...one value per summary field].
+		const entries = Object.values((state.state as { entries: Record<string, unknown[]> }).entries);
+		expect(entries).toHaveLength(sim().beneficiaries('CUST_SMALL').length);
+		for (const entry of entries) expect(entry).toHaveLength(1 + SUMMARY_FIELDS.length);
+	});
+});
+
+describe('the life of a trigger', () => {
+	it('"Fetch Test Event" emits a small sample of real data without touching the saved state', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'beneficiaryAdded', ...SMALL }, state);
+		await emitted(poller);
+		const saved = JSON.stringify(state);
+		const sample = await emitted(
+			trigger({ event: 'beneficiaryAdded', ...SMALL }, state, { mode: 'manual', activation: 'manual' }),
+		);
+		expect(sample).toEqual(
+			sim()
+				.beneficiaries('CUST_SMALL')
+				.slice(0, 3)
+				.map((b) => ({ ...b, event: 'beneficiaryAdded' })),
+		);
+		expect(JSON.stringify(state)).toBe(saved);
+	});
+
+	it('reactivation starts from a fresh baseline; a restart of n8n carries on', async () => {
+		const state: IDataObject = {};
+		await emitted(trigger({ event: 'beneficiaryAdded', ...SMALL }, state));
+		sim().beneficiaries('CUST_SMALL').push(newBeneficiary(3));
+		// n8n restarted ('init'): the change made meanwhile is emitted.
+		expect(await emitted(trigger({ event: 'beneficiaryAdded', ...SMALL }, state, { activation: 'init' }))).toHaveLength(
+			1,
+		);
+		sim().beneficiaries('CUST_SMALL').push(newBeneficiary(4));
+		// Deactivated and activated again: a fresh baseline, nothing emitted.
+		const reactivated = trigger({ event: 'beneficiaryAdded', ...SMALL }, state, { activation: 'activate' });
+		expect(await emitted(reactivated)).toBeNull();
+		expect(await emitted(reactivated)).toBeNull();
+	});
+
+	it('changing the filters, the subject or the event resets the state', async () => {
+		const state: IDataObject = {};
+		await emitted(trigger({ event: 'beneficiaryAdded', ...SMALL }, state));
+		sim().beneficiaries('CUST_SMALL').push(newBeneficiary(5));
+		const other = { event: 'beneficiaryAdded', filters: { currencyList: ['USD'] }, ...SMALL };
+		expect(await emitted(trigger(other, state, { activation: 'update' }))).toBeNull();
+		expect(
+			await emitted(trigger({ event: 'beneficiaryChanged', ...SMALL }, state, { activation: 'update' })),
+		).toBeNull();
+	});
+});
+
+describe('quota events', () => {
+	const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' };
+
+	it('quotaBelowThreshold fires once on crossing, and again only after being back at or above', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 }, state);
+		expect(await emitted(poller)).toBeNull(); // 12500: baseline
+		sim().setQuota('USER_ID', 'U-1001', '900000');
+		expect(await emitted(poller)).toEqual([
+			{
+				event: 'quotaBelowThreshold',
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: 'U-1001',
+				availableQuota: { currency: 'USD', value: '900000' },
+				availableQuotaAmount: 9000,
+				previousAmount: 12500,
+				threshold: 10000,
+			},
+		]);
+		sim().setQuota('USER_ID', 'U-1001', '800000');
+		expect(await emitted(poller)).toBeNull(); // still below: no second alert
+		sim().setQuota('USER_ID', 'U-1001', '1000000');
+		expect(await emitted(poller)).toBeNull(); // at the threshold: not below
+		sim().setQuota('USER_ID', 'U-1001', '999999');
+		expect((await emitted(poller))?.map((j) => j.availableQuotaAmount)).toEqual([9999.99]);
+	});
+
+	it('a baseline below the threshold does not fire', async () => {
+		sim().setQuota('USER_ID', 'U-1001', '100');
+		const poller = trigger({ event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 }, {});
+		expect(await emitted(poller)).toBeNull();
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('quotaChanged fires with previousAmount when the amount differs', async () => {
+		const poller = trigger({ event: 'quotaChanged', ...QUOTA }, {});
+		expect(await emitted(poller)).toBeNull();
+		expect(await emitted(poller)).toBeNull();
+		sim().setQuota('USER_ID', 'U-1001', '1250001');
+		expect(await emitted(poller)).toEqual([
+			expect.objectContaining({ event: 'quotaChanged', availableQuotaAmount: 12500.01, previousAmount: 12500 }),
+		]);
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('a failed quota poll emits nothing and keeps the last amount', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'quotaChanged', ...QUOTA }, state);
+		await emitted(poller);
+		sim().setQuota('USER_ID', 'U-1001', '1');
+		sim().addFault({ fault: 'staleTime', operation: 'quota', times: 1 });
+		const failed = await poller.poll();
+		expect(failed.ok).toBe(false);
+		expect(!failed.ok && failed.error.message).toMatch(/not fresh/);
+		expect(await emitted(poller)).toEqual([
+			expect.objectContaining({ availableQuotaAmount: 0.01, previousAmount: 12500 }),
+		]);
+	});
+});
