@@ -425,6 +425,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			res.end(JSON.stringify({ requests: requests.length, faults: byFault }));
 			return;
 		}
+		if (req.method === 'POST' && url.pathname === `${basePath}/__admin/add-beneficiary`) {
+			// For the real-app trigger test: binds a new beneficiary to a customer, as a user would.
+			const { customerId = 'CUST_SMALL', referenceBeneficiaryId } = JSON.parse(raw.toString() || '{}');
+			const list = sim.beneficiaries(String(customerId));
+			const n = list.length + 1;
+			const reference = String(referenceBeneficiaryId ?? `REF-BOUND-${n}`);
+			const added = {
+				...list[0],
+				beneficiaryToken: Buffer.from(`token:${reference}`).toString('base64'),
+				referenceBeneficiaryId: reference,
+				beneficiaryNick: `Newly bound ${n}`,
+			};
+			list.push(added);
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(added));
+			return;
+		}
 		const path = `${url.pathname}${url.search}`;
 		const entry: LoggedRequest = { method: req.method ?? '', path, headers: req.headers, body: raw.toString('utf8') };
 		requests.push(entry);
