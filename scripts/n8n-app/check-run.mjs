@@ -198,6 +198,10 @@ cases['quota-ssrf-blocked'] = () => {
 	return `SSRF protection on, loopback not allowed: the quota run fails and the error ${names}: "${String(error.message).slice(0, 160)}"`;
 };
 
+// The same with loopback allowed (N8N_SSRF_ALLOWED_IP_RANGES=127.0.0.0/8): the quota run succeeds.
+cases['quota-ssrf-allowed'] = () =>
+	`SSRF protection on, N8N_SSRF_ALLOWED_IP_RANGES=127.0.0.0/8: the quota run succeeds (${cases.quota()})`;
+
 const run = cases[caseName];
 try {
 	check(run, `no expectations defined for ${caseFile}`);

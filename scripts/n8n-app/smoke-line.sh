@@ -14,7 +14,7 @@
 #  5. imports every example in examples/ (`import:workflow --input=<file>`, one at a time) and
 #     checks the app knows all their nodes,
 #  6. on 2.x: turns n8n's SSRF protection on without allowing loopback and checks a quota run
-#     fails with an error that says why,
+#     fails with an error that says why, then allows loopback and checks the same run succeeds,
 #  7. starts the app (n8n start) and checks, through its REST API, what the editor is served
 #     (node and credential types, icons) and the credential's Test button.
 #
@@ -189,19 +189,24 @@ node "$HERE/check-examples.mjs" "$N8N_APP_DIR" "$WORK/nodes.json" "$WORK/workflo
 
 # 6. 2.x: with n8n's SSRF protection on and loopback not allowed, the node's request to the
 # simulator (on 127.0.0.1) is blocked, and the error must say why (SSRF / the setting to change).
+# With loopback allowed through N8N_SSRF_ALLOWED_IP_RANGES, the same run succeeds.
 if [ "$N8N_APP_LINE" = 2 ]; then
-	status=0
-	N8N_SSRF_PROTECTION_ENABLED=true N8N_SSRF_ALLOWED_IP_RANGES= \
-		n8n_cli run-quota-ssrf-blocked execute --id="$(node -p 'require(process.argv[1]).id' "$WORK/workflows/quota.json")" --rawOutput || status=$?
-	verdict="$(node "$HERE/check-run.mjs" quota-ssrf-blocked "$WORK/logs/run-quota-ssrf-blocked.log" "$status" 2>&1)" || true
-	echo "$verdict" | tee -a "$RESULTS"
-	case "$verdict" in
-	ok*) ;;
-	*)
-		show_log "$WORK/logs/run-quota-ssrf-blocked.log" 30
-		FAILURES=$((FAILURES + 1))
-		;;
-	esac
+	for allowed in "" 127.0.0.0/8; do
+		name=quota-ssrf-blocked
+		[ -z "$allowed" ] || name=quota-ssrf-allowed
+		status=0
+		N8N_SSRF_PROTECTION_ENABLED=true N8N_SSRF_ALLOWED_IP_RANGES="$allowed" \
+			n8n_cli "run-$name" execute --id="$(node -p 'require(process.argv[1]).id' "$WORK/workflows/quota.json")" --rawOutput || status=$?
+		verdict="$(node "$HERE/check-run.mjs" "$name" "$WORK/logs/run-$name.log" "$status" 2>&1)" || true
+		echo "$verdict" | tee -a "$RESULTS"
+		case "$verdict" in
+		ok*) ;;
+		*)
+			show_log "$WORK/logs/run-$name.log" 30
+			FAILURES=$((FAILURES + 1))
+			;;
+		esac
+	done
 fi
 
 # 7. The running app (n8n start), as the editor sees it: types, icons, the credential's Test.
