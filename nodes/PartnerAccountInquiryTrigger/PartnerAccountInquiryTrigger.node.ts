@@ -15,8 +15,12 @@ import {
 	listBeneficiaries,
 	listingQuestion,
 } from '../PartnerAccountInquiry/actions/listBeneficiaries.operation';
-import { fieldProperty, optionsCollection, timeoutOption } from '../PartnerAccountInquiry/actions/common';
-import { ACCESS_TOKEN } from '../PartnerAccountInquiry/core/api/fields';
+import {
+	accessTokenOption,
+	connectedAccountIdOption,
+	optionsCollection,
+	timeoutOption,
+} from '../PartnerAccountInquiry/actions/common';
 import {
 	baseline,
 	diffBeneficiaries,
@@ -95,9 +99,7 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 			},
 			filtersCollection(beneficiaryShow),
 			optionsCollection(beneficiaryShow, [
-				fieldProperty(ACCESS_TOKEN, {
-					description: `${ACCESS_TOKEN.description}. Sent as the accessToken body field; max ${ACCESS_TOKEN.maxLength} characters.`,
-				}),
+				accessTokenOption('the accessToken body field'),
 				customerIdOption,
 				timeoutOption,
 			]),
@@ -114,17 +116,8 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 					'In major units of the currency (10000 USD, not cents): the event fires when the quota falls below it',
 			},
 			optionsCollection(quotaShow, [
-				fieldProperty(ACCESS_TOKEN, {
-					description: `${ACCESS_TOKEN.description}. Sent as the Access-Token header; max ${ACCESS_TOKEN.maxLength} characters.`,
-				}),
-				{
-					displayName: 'Connected Account ID',
-					name: 'connectedAccountId',
-					type: 'string',
-					default: '',
-					description:
-						"When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
-				},
+				accessTokenOption('the Access-Token header'),
+				connectedAccountIdOption,
 				timeoutOption,
 			]),
 		],

@@ -4,7 +4,7 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { NUMBER_OPTIONS, type FieldRule, type NumberRange } from '../core/api/fields';
+import { ACCESS_TOKEN, NUMBER_OPTIONS, type FieldRule, type NumberRange } from '../core/api/fields';
 import { checkWholeNumber } from '../core/api/validation';
 
 /** The editor's form of one field row. */
@@ -32,6 +32,21 @@ export function fieldProperty(rule: FieldRule, overrides: Partial<INodePropertie
 		...overrides,
 	};
 }
+
+/** The Access Token option; `sentAs` says where it goes (a body field or a header). */
+export function accessTokenOption(sentAs: string): INodeProperties {
+	return fieldProperty(ACCESS_TOKEN, {
+		description: `${ACCESS_TOKEN.description}. Sent as ${sentAs}; max ${ACCESS_TOKEN.maxLength} characters.`,
+	});
+}
+
+export const connectedAccountIdOption: INodeProperties = {
+	displayName: 'Connected Account ID',
+	name: 'connectedAccountId',
+	type: 'string',
+	default: '',
+	description: "When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
+};
 
 /** A whole-number option with the editor's bounds from NUMBER_OPTIONS. */
 export function numberProperty(
@@ -65,7 +80,7 @@ export function readWholeNumber(name: keyof typeof NUMBER_OPTIONS, value: unknow
 export const timeoutOption = numberProperty(
 	'timeout',
 	'Timeout (Ms)',
-	'How long to wait for one answer from the gateway before it counts as a transient failure (retried up to 3 times)',
+	'How long one attempt may take, the whole answer included, before it counts as a transient failure (retried up to 3 times)',
 );
 
 export const concurrencyOption = numberProperty(

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { minorToMajor } from '../core/api/amount';
-import { ACCESS_TOKEN, METHOD_WITH_TRADE_TYPE, QUOTA_METHOD_CHOICES, TRADE_TYPE_CHOICES } from '../core/api/fields';
+import { METHOD_WITH_TRADE_TYPE, QUOTA_METHOD_CHOICES, TRADE_TYPE_CHOICES } from '../core/api/fields';
 import { checkQuotaAnswer } from '../core/api/answers';
 import { PATHS } from '../core/api/gateway';
 import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
@@ -15,8 +15,9 @@ import { compactBody, validateAccessToken, validateQuotaRequest, type QuotaReque
 import { RequestError } from '../core/errors';
 import type { ApiSession } from '../transport/request';
 import {
+	accessTokenOption,
 	concurrencyOption,
-	fieldProperty,
+	connectedAccountIdOption,
 	optionalString,
 	optionsCollection,
 	readWholeNumber,
@@ -75,16 +76,8 @@ export function quotaFields(show: NonNullable<IDisplayOptions['show']>): INodePr
 export const description: INodeProperties[] = [
 	...quotaFields(show.show),
 	optionsCollection(show, [
-		fieldProperty(ACCESS_TOKEN, {
-			description: `${ACCESS_TOKEN.description}. Sent as the Access-Token header; max ${ACCESS_TOKEN.maxLength} characters.`,
-		}),
-		{
-			displayName: 'Connected Account ID',
-			name: 'connectedAccountId',
-			type: 'string',
-			default: '',
-			description: "When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
-		},
+		accessTokenOption('the Access-Token header'),
+		connectedAccountIdOption,
 		concurrencyOption,
 		timeoutOption,
 	]),

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { ACCESS_TOKEN, BENEFICIARY_FILTERS, NUMBER_OPTIONS } from '../core/api/fields';
+import { BENEFICIARY_FILTERS, NUMBER_OPTIONS } from '../core/api/fields';
 import { checkBeneficiaries } from '../core/api/answers';
 import { PATHS } from '../core/api/gateway';
 import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
@@ -16,6 +16,7 @@ import { isRateLimited, isTransient, RequestError, ValidationError } from '../co
 import { readListing, type Page } from '../core/flow/paging';
 import type { ApiSession } from '../transport/request';
 import {
+	accessTokenOption,
 	concurrencyOption,
 	fieldProperty,
 	numberProperty,
@@ -65,19 +66,9 @@ export const description: INodeProperties[] = [
 		...numberProperty('limit', 'Limit', 'Max number of results to return'),
 		displayOptions: { show: { operation: ['listBeneficiaries'], returnAll: [false] } },
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show,
-		options: [...BENEFICIARY_FILTERS].sort((a, b) => a.label.localeCompare(b.label)).map((rule) => fieldProperty(rule)),
-	},
+	filtersCollection(show),
 	optionsCollection(show, [
-		fieldProperty(ACCESS_TOKEN, {
-			description: `${ACCESS_TOKEN.description}. Sent as the accessToken body field; max ${ACCESS_TOKEN.maxLength} characters.`,
-		}),
+		accessTokenOption('the accessToken body field'),
 		customerIdOption,
 		{
 			...concurrencyOption,
