@@ -180,6 +180,8 @@ function requestCpu(): RequestCpu {
 	const baseUrl = 'https://open-sea.worldfirst.com';
 
 	const rawSign = () => sign('sha256', Buffer.from('POST /x\nc.t.{}'), rawKey);
+	// The session parses the service public key once per execution and keeps the KeyObject.
+	const sessionPublicKey = publicKeyFrom(gatewayPublicPem);
 	const verifyOnly = () =>
 		verifyResponse({
 			method: 'POST',
@@ -187,7 +189,7 @@ function requestCpu(): RequestCpu {
 			clientId,
 			headers: responseHeaders,
 			body: responseBytes,
-			publicKey: publicKeyFrom(gatewayPublicPem),
+			publicKey: sessionPublicKey,
 		});
 	const parseOnly = () => parseResponseBody(responseBytes);
 	const parsedPage = parseResponseBody(responseBytes);

@@ -42,7 +42,6 @@ export const DEFAULT_RESPONSE_TIME_TOLERANCE_SECONDS = 300;
  */
 export function checkResponseTime(responseTime: string, nowMs: number, toleranceSeconds: number): void {
 	const at = parseTimestamp(responseTime);
-	const local = new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 	if (at === undefined) {
 		throw new ResponseVerificationError(
 			'unparsable-response-time',
@@ -53,6 +52,7 @@ export function checkResponseTime(responseTime: string, nowMs: number, tolerance
 	const skewSeconds = Math.round((at - nowMs) / 1000);
 	if (Math.abs(at - nowMs) > toleranceSeconds * 1000) {
 		const direction = skewSeconds < 0 ? `${-skewSeconds} s old` : `${skewSeconds} s in the future`;
+		const local = new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 		throw new ResponseVerificationError(
 			'stale-response',
 			`The response is not fresh: its response-time ${responseTime} is ${direction} by this n8n host's clock (${local}); at most ${toleranceSeconds} s is accepted`,
