@@ -52,7 +52,8 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		icon: { light: 'file:partnerAccountInquiry.svg', dark: 'file:partnerAccountInquiry.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] }}',
+		subtitle:
+			'={{ {"beneficiaryAdded": "Beneficiary Added", "beneficiaryRemoved": "Beneficiary Removed", "beneficiaryChanged": "Beneficiary Changed", "quotaBelowThreshold": "Quota Below Threshold", "quotaChanged": "Quota Changed"}[$parameter["event"]] }}',
 		description:
 			'Starts the workflow when a beneficiary is bound, removed or changed, or when the available FX quota crosses a threshold or changes',
 		defaults: { name: 'Partner Account Inquiry Trigger' },
