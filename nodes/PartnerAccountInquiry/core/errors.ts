@@ -155,6 +155,16 @@ export class RequestError extends PartnerError {
 	}
 }
 
+/** An answer that verifies but is not about the request that was sent. */
+export class ForeignAnswerError extends RequestError {
+	constructor(message: string) {
+		super(
+			message,
+			'The gateway answered another question than the one sent (it ignored a filter, or the answer belongs to another request), so nothing from it was used. Run the node again; if it persists, contact support quoting this message.',
+		);
+	}
+}
+
 /** The listing did not add up twice in a row: nothing is returned rather than a wrong list. */
 export class ListingChangedError extends PartnerError {
 	constructor(

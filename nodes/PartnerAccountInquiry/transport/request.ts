@@ -99,7 +99,7 @@ export class ApiSession {
 		const url = joinUrl(this.credentials.baseUrl, path);
 		const timeout = options.timeout ?? NUMBER_OPTIONS.timeout.default;
 		// n8n's helper takes only the execution's own cancel signal, and its timeout is an idle
-		// timeout: the deadline and the pool's signal are enforced here, around it.
+		// timeout: the deadline and the scheduler's signal are enforced here, around it.
 		const deadline = AbortSignal.timeout(timeout);
 		const stop = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
 		const sent = (

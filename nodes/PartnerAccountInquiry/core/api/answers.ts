@@ -4,18 +4,8 @@
  * so a gateway that ignored a filter, or an answer meant for another request, verifies. These
  * checks, derived from the field rows, refuse such answers before anything is emitted.
  */
-import { RequestError } from '../errors';
+import { ForeignAnswerError, RequestError } from '../errors';
 import { BENEFICIARY_FILTERS, METHOD_WITH_TRADE_TYPE, SECRET_FIELDS, type FieldRule } from './fields';
-
-/** An answer that verifies but is not about the request that was sent. */
-export class ForeignAnswerError extends RequestError {
-	constructor(message: string) {
-		super(
-			message,
-			'The gateway answered another question than the one sent (it ignored a filter, or the answer belongs to another request), so nothing from it was used. Run the node again; if it persists, contact support quoting this message.',
-		);
-	}
-}
 
 function typeName(value: unknown): string {
 	if (value === null) return 'null';

@@ -1,8 +1,8 @@
 /**
- * Spacing of a page pool's requests: at most one per (fastest round trip seen) / (pool width).
+ * Spacing of the request scheduler's requests: at most one per (fastest round trip seen) / (width).
  *
  * One event loop handles every answer. When answers arrive in a burst, each waits for the
- * others' handling (signing, n8n's HTTP helper, verifying, parsing), and the pool stays in
+ * others' handling (signing, n8n's HTTP helper, verifying, parsing), and the requests stay in
  * lockstep; spread over the round trip, they arrive one by one. The fastest round trip is the
  * one least inflated by such waits. Only first attempts are paced: a retry leaves after its own
  * backoff.
@@ -18,7 +18,7 @@ export class Pacer {
 		if (roundTripMs > 0) this.fastest = Math.min(this.fastest, roundTripMs);
 	}
 
-	/** When the next request is due at this pool width (-Infinity: at once). */
+	/** When the next request is due at this width (-Infinity: at once). */
 	dueAt(width: number): number {
 		return Number.isFinite(this.fastest) ? this.last + this.fastest / width : -Infinity;
 	}

@@ -27,7 +27,7 @@ export interface ReadListingOptions<T> {
 	/** Identity of an item for the exactly-once check. */
 	keyOf: (item: T) => string;
 	isRateLimited: (error: unknown) => boolean;
-	/** Failures worth another try of the page (rate limits always are); only rate limits narrow the pool. */
+	/** Failures worth another try of the page (rate limits always are); only rate limits narrow the scheduler. */
 	isRetryable?: (error: unknown) => boolean;
 	sleep: (ms: number) => Promise<void>;
 	/** First pause before a retry of a page (RETRY_POLICY's by default), doubled on each repeat for the same page. */
@@ -36,8 +36,8 @@ export interface ReadListingOptions<T> {
 	rateLimitRetries?: number;
 	random?: () => number;
 	/**
-	 * A monotonic clock in ms. With it, the pool paces its requests (see Pacer); without it, a
-	 * request goes out as soon as a place in the pool is free.
+	 * A monotonic clock in ms. With it, the scheduler paces its requests (see Pacer); without it, a
+	 * request goes out as soon as a place in the scheduler is free.
 	 */
 	now?: () => number;
 	/**

@@ -1,5 +1,5 @@
 /**
- * The one retry policy: whoever retries (a single call, or the page pool for one page) waits
+ * The one retry policy: whoever retries (the request scheduler, for any request) waits
  * `backoffDelay` between attempts and gives up after `RETRY_POLICY.retries` retries. The pause is
  * injected (n8n's `sleep`), so tests run on a virtual clock.
  */
