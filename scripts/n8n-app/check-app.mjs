@@ -68,11 +68,11 @@ await step('owner account set up through the REST API', async () => {
 	return 'signed in';
 });
 
-await step('the editor is served both node types and their icons', async () => {
+await step('the editor is served the three node types and their icons', async () => {
 	const res = await call('GET', '/types/nodes.json');
 	check(res.status === 200 && Array.isArray(res.json), `GET /types/nodes.json answered ${res.status}`);
 	const found = [];
-	for (const name of [`${PACKAGE}.partnerAccountInquiry`, `${PACKAGE}.partnerAccountInquiryTool`]) {
+	for (const name of [`${PACKAGE}.partnerAccountInquiry`, `${PACKAGE}.partnerAccountInquiryTool`, `${PACKAGE}.partnerAccountInquiryTrigger`]) {
 		const type = res.json.find((t) => t.name === name);
 		check(type, `${name} is missing from /types/nodes.json`);
 		for (const icon of Object.values(type.iconUrl ?? {})) {
@@ -91,13 +91,16 @@ await step('the editor is served the credential type and its icons', async () =>
 	check(type, 'partnerAccountInquiryApi is missing from /types/credentials.json');
 	// n8n appends its own fields (allowed domains) to credentials that sign requests themselves.
 	const names = type.properties.map((p) => p.name);
-	const fields = names.slice(0, 6).join(', ');
-	check(fields === 'environment, baseUrl, clientId, privateKey, servicePublicKey, keyVersion', `the credential's fields are ${names.join(', ')}`);
+	const fields = names.slice(0, 7).join(', ');
+	check(
+		fields === 'environment, baseUrl, clientId, privateKey, servicePublicKey, keyVersion, responseTimeToleranceSeconds',
+		`the credential's fields are ${names.join(', ')}`,
+	);
 	for (const icon of Object.values(type.iconUrl ?? {})) {
 		const got = await call('GET', `/${icon}`);
 		check(got.status === 200 && got.text.includes('<svg'), `icon /${icon} answered ${got.status}`);
 	}
-	const added = names.slice(6);
+	const added = names.slice(7);
 	return `"${type.displayName}" with fields ${fields}${added.length ? ` (n8n adds ${added.join(', ')})` : ''}`;
 });
 

@@ -16,7 +16,9 @@
 #  6. on 2.x: turns n8n's SSRF protection on without allowing loopback and checks a quota run
 #     fails with an error that says why, then allows loopback and checks the same run succeeds,
 #  7. starts the app (n8n start) and checks, through its REST API, what the editor is served
-#     (node and credential types, icons) and the credential's Test button.
+#     (node and credential types, icons) and the credential's Test button; with the polling
+#     trigger's workflow active, binds a beneficiary in the simulator after a scheduled poll and
+#     checks that the next poll started exactly one execution carrying it.
 #
 # Prints one "ok"/"FAIL" line per check and closes with "n8n <version>: N passed, N failed"
 # (prefixed, so only test-n8n.sh's total is a plain "N passed, N failed" line). Environment as
@@ -131,11 +133,11 @@ n8n_must import-smoke-workflows import:workflow --separate --input="$WORK/workfl
 n8n_must list-loaded-nodes export:nodes --output="$WORK/nodes.json"
 node -e '
 	const types = require(process.argv[1]).map((n) => n.name);
-	for (const t of ["n8n-nodes-partner-account-inquiry.partnerAccountInquiry", "n8n-nodes-partner-account-inquiry.partnerAccountInquiryTool"]) {
+	for (const t of ["partnerAccountInquiry", "partnerAccountInquiryTool", "partnerAccountInquiryTrigger"].map((n) => `n8n-nodes-partner-account-inquiry.${n}`)) {
 		if (!types.includes(t)) { console.error(`[test:n8n] FAILED: n8n did not load node type ${t} from the community package`); process.exit(1); }
 	}
 ' "$WORK/nodes.json"
-say "n8n loaded the community package: partnerAccountInquiry and partnerAccountInquiryTool"
+say "n8n loaded the community package: partnerAccountInquiry, partnerAccountInquiryTool and partnerAccountInquiryTrigger"
 
 FAILURES=0
 RESULTS="$WORK/results.txt"
@@ -209,14 +211,48 @@ if [ "$N8N_APP_LINE" = 2 ]; then
 	done
 fi
 
-# 7. The running app (n8n start), as the editor sees it: types, icons, the credential's Test.
+# 7. The running app (n8n start), as the editor sees it: types, icons, the credential's Test;
+# then the polling trigger live: trigger/beneficiary-added.json, active, polls on its schedule.
+n8n_must import-trigger import:workflow --input="$HERE/trigger/beneficiary-added.json"
+if [ "$N8N_APP_LINE" = 1 ]; then
+	n8n_must activate-trigger update:workflow --id=PaiLiveTrigger01 --active=true
+else
+	n8n_must activate-trigger publish:workflow --id=PaiLiveTrigger01
+fi
 N8N_PORT="$(free_port)"
 say "starting n8n on http://127.0.0.1:$N8N_PORT (n8n start)"
 N8N_PORT="$N8N_PORT" N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT" WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" \
 	N8N_RUNNERS_BROKER_PORT="$(free_port)" "$N8N_APP_BIN" start >"$WORK/logs/n8n-start.log" 2>&1 &
 N8N_PID=$!
 if wait_json "$N8N_PORT" /rest/settings 180; then
+	READY_AT_MS="$(node -p 'Date.now()')"
 	node "$HERE/check-app.mjs" "http://127.0.0.1:$N8N_PORT" "$SIM_URL" | tee -a "$RESULTS" || FAILURES=$((FAILURES + 1))
+	# The trigger: once a scheduled poll has recorded CUST_SMALL's list, a beneficiary is bound
+	# through the simulator; the next poll must start exactly one successful execution carrying it.
+	say "polling trigger: waiting for a scheduled poll to record CUST_SMALL's beneficiaries"
+	trigger_started=$SECONDS
+	if bound="$(node "$HERE/trigger/live.mjs" bind-after-poll "$SIM_URL" "$READY_AT_MS" "REF-LIVE-TRIGGER-$LINE")"; then
+		say "bound beneficiary $bound to CUST_SMALL; waiting for the next poll"
+		executions() { node "$HERE/trigger/executions-sqlite.mjs" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" PaiLiveTrigger01 "$bound"; }
+		found="0 -"
+		for _ in $(seq 1 90); do
+			found="$(executions || echo "0 -")"
+			[ "${found#* }" != - ] && break
+			sleep 1
+		done
+		# Exactly once: the poll after that one must start no second execution.
+		[ "${found#* }" = - ] || { node "$HERE/trigger/live.mjs" await-poll "$SIM_URL" && sleep 5; } || true
+		found="$(executions || echo "0 -")"
+		if [ "${found%% *}" = 1 ] && [ "${found#* }" != - ]; then
+			echo "ok   polling trigger: a scheduled poll saw $bound bound to CUST_SMALL and started one execution (id ${found#* }), the next poll none; $((SECONDS - trigger_started))s" | tee -a "$RESULTS"
+		else
+			echo "FAIL polling trigger: not exactly one successful execution carrying $bound (executions of the workflow, one carrying it: $found)" | tee -a "$RESULTS"
+			FAILURES=$((FAILURES + 1))
+		fi
+	else
+		echo "FAIL polling trigger: no scheduled poll reached the simulator within 150 s" | tee -a "$RESULTS"
+		FAILURES=$((FAILURES + 1))
+	fi
 else
 	show_log "$WORK/logs/n8n-start.log"
 	echo "FAIL n8n start did not become ready on port $N8N_PORT" | tee -a "$RESULTS"

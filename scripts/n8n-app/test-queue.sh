@@ -14,8 +14,8 @@
 #  5. checks in PostgreSQL that every execution finished with success, and in the workers' logs
 #     that both workers ran executions and that together they ran all of them,
 #  6. binds a new beneficiary in the simulator and checks that the polling trigger (its polls run
-#     on the main) starts exactly one execution carrying it, run by a worker (up to 2 minutes:
-#     polls come once a minute).
+#     on the main) starts exactly one execution carrying it, run by a worker, and the poll after
+#     that none (up to 3 minutes: polls come once a minute).
 #
 # Prints one "ok"/"FAIL" line per check and closes with "N passed, N failed". Environment as
 # test-n8n.sh, plus QUEUE_REQUESTS, QUEUE_WORKER_CONCURRENCY (default 10), N8N_SMOKE_KEEP=1.
@@ -145,7 +145,8 @@ node "$HERE/make-credential.mjs" "$SIM_URL" "$WORK/credentials.json"
 say "importing the credential and the webhook workflows (the first command migrates the database)"
 n8n_cli import-credentials import:credentials --input="$WORK/credentials.json"
 n8n_cli import-workflows import:workflow --separate --input="$HERE/queue"
-for id in PaiQueueList0001 PaiQueueQuota001 PaiQueueTrigger1; do
+n8n_cli import-trigger import:workflow --input="$HERE/trigger/beneficiary-added.json"
+for id in PaiQueueList0001 PaiQueueQuota001 PaiLiveTrigger01; do
 	n8n_cli "publish-$id" publish:workflow --id="$id"
 done
 
@@ -218,45 +219,25 @@ if [ $((ran1 + ran2)) = "$REQUESTS" ] && [ "$ran_main" = 0 ]; then
 else
 	record "FAIL the workers ran $((ran1 + ran2)) executions and the main $ran_main, expected $REQUESTS and 0"
 fi
-# 6. The polling trigger: its polls run on the main, the executions they start on a worker. The
-# workflow polls CUST_SMALL at second 0 of every minute. Once a scheduled poll has recorded the
-# list (a request to the simulator within 15 s after a minute starts, at least 20 s after the
-# main was ready, so not the activation's own poll), a beneficiary is bound through the
-# simulator; the next poll must start one execution that carries it.
+# 6. The polling trigger: its polls run on the main, the executions they start on a worker.
+# trigger/live.mjs binds a beneficiary once a scheduled poll has recorded the list; the next poll
+# must start exactly one successful execution carrying it, run by a worker, and the poll after
+# that none.
 say "polling trigger: waiting for a scheduled poll to record CUST_SMALL's beneficiaries"
 TRIGGER_STARTED=$SECONDS
-if node -e '
-	const [sim, since] = process.argv.slice(1);
-	const count = async () => (await (await fetch(`${sim}/__stats`)).json()).requests;
-	const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-	(async () => {
-		const deadline = Date.now() + 150_000;
-		let before = await count();
-		while (Date.now() < deadline) {
-			await sleep(1000);
-			const now = await count();
-			const second = new Date().getUTCSeconds();
-			if (now > before && second < 15 && Date.now() - Number(since) > 20_000) process.exit(0);
-			before = now;
-		}
-		process.exit(1);
-	})();
-' "$SIM_URL" "$READY_AT_MS"; then
-	BOUND="$(node -e '
-		fetch(`${process.argv[1]}/__admin/add-beneficiary`, { method: "POST", body: JSON.stringify({ customerId: "CUST_SMALL", referenceBeneficiaryId: "REF-QUEUE-TRIGGER" }) })
-			.then((r) => r.json()).then((b) => console.log(b.referenceBeneficiaryId));
-	' "$SIM_URL")"
+if BOUND="$(node "$HERE/trigger/live.mjs" bind-after-poll "$SIM_URL" "$READY_AT_MS" REF-QUEUE-TRIGGER)"; then
 	say "bound beneficiary $BOUND to CUST_SMALL; waiting for the next poll"
 	trigger_execution=""
 	for _ in $(seq 1 90); do
-		trigger_execution="$(psql_n8n -c "select e.id from execution_entity e join execution_data d on d.\"executionId\" = e.id where e.\"workflowId\" = 'PaiQueueTrigger1' and e.status = 'success' and d.data like '%REF-QUEUE-TRIGGER%' limit 1")"
+		trigger_execution="$(psql_n8n -c "select e.id from execution_entity e join execution_data d on d.\"executionId\" = e.id where e.\"workflowId\" = 'PaiLiveTrigger01' and e.status = 'success' and d.data like '%$BOUND%' limit 1")"
 		[ -n "$trigger_execution" ] && break
 		sleep 1
 	done
-	trigger_total="$(psql_n8n -c "select count(*) from execution_entity where \"workflowId\" = 'PaiQueueTrigger1'")"
+	[ -z "$trigger_execution" ] || { node "$HERE/trigger/live.mjs" await-poll "$SIM_URL" && sleep 5; } || true
+	trigger_total="$(psql_n8n -c "select count(*) from execution_entity where \"workflowId\" = 'PaiLiveTrigger01'")"
 	if [ -n "$trigger_execution" ] && [ "$trigger_total" = 1 ] &&
 		grep -q "Worker finished execution $trigger_execution " "$WORK/logs/worker1.log" "$WORK/logs/worker2.log"; then
-		record "ok   polling trigger: the main's poll saw $BOUND bound to CUST_SMALL and started one execution (id $trigger_execution), run by a worker; $((SECONDS - TRIGGER_STARTED))s"
+		record "ok   polling trigger: the main's poll saw $BOUND bound to CUST_SMALL and started one execution (id $trigger_execution), run by a worker, the next poll none; $((SECONDS - TRIGGER_STARTED))s"
 	else
 		record "FAIL polling trigger: no single successful worker execution carrying $BOUND ($trigger_total executions of the trigger workflow, found: ${trigger_execution:-none})"
 	fi
