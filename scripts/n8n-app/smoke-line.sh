@@ -142,15 +142,14 @@ say "n8n loaded the community package: partnerAccountInquiry, partnerAccountInqu
 FAILURES=0
 RESULTS="$WORK/results.txt"
 : >"$RESULTS"
-for fixture in "$WORK"/workflows/*.json; do
-	name="$(basename "$fixture" .json)"
-	id="$(node -p 'require(process.argv[1]).id' "$fixture")"
-	status=0
+# Runs workflow <id> with `n8n execute` and records check-run.mjs's verdict on it as <name>.
+run_and_check() {
+	local name="$1" id="$2" status=0 verdict
 	n8n_cli "run-$name" execute --id="$id" --rawOutput || status=$?
 	if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 		echo "FAIL $name: n8n execute did not finish within ${N8N_COMMAND_TIMEOUT}s" | tee -a "$RESULTS"
 		FAILURES=$((FAILURES + 1))
-		continue
+		return
 	fi
 	verdict="$(node "$HERE/check-run.mjs" "$name" "$WORK/logs/run-$name.log" "$status" 2>&1)" || true
 	echo "$verdict" | tee -a "$RESULTS"
@@ -161,6 +160,11 @@ for fixture in "$WORK"/workflows/*.json; do
 		FAILURES=$((FAILURES + 1))
 		;;
 	esac
+}
+for fixture in "$WORK"/workflows/*.json; do
+	name="$(basename "$fixture" .json)"
+	id="$(node -p 'require(process.argv[1]).id' "$fixture")"
+	run_and_check "$name" "$id"
 done
 
 # 5. The examples: each imported on its own, then listed, exported and checked.
@@ -196,18 +200,8 @@ if [ "$N8N_APP_LINE" = 2 ]; then
 	for allowed in "" 127.0.0.0/8; do
 		name=quota-ssrf-blocked
 		[ -z "$allowed" ] || name=quota-ssrf-allowed
-		status=0
 		N8N_SSRF_PROTECTION_ENABLED=true N8N_SSRF_ALLOWED_IP_RANGES="$allowed" \
-			n8n_cli "run-$name" execute --id="$(node -p 'require(process.argv[1]).id' "$WORK/workflows/quota.json")" --rawOutput || status=$?
-		verdict="$(node "$HERE/check-run.mjs" "$name" "$WORK/logs/run-$name.log" "$status" 2>&1)" || true
-		echo "$verdict" | tee -a "$RESULTS"
-		case "$verdict" in
-		ok*) ;;
-		*)
-			show_log "$WORK/logs/run-$name.log" 30
-			FAILURES=$((FAILURES + 1))
-			;;
-		esac
+			run_and_check "$name" "$(node -p 'require(process.argv[1]).id' "$WORK/workflows/quota.json")"
 	done
 fi
 
