@@ -1,9 +1,5 @@
-import {
-	checkBeneficiaries,
-	checkQuotaAnswer,
-	ForeignAnswerError,
-} from '../../nodes/PartnerAccountInquiry/core/api/answers';
-import { RequestError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import { checkBeneficiaries, checkQuotaAnswer } from '../../nodes/PartnerAccountInquiry/core/api/answers';
+import { ForeignAnswerError, RequestError } from '../../nodes/PartnerAccountInquiry/core/errors';
 
 const b = (fields: Record<string, unknown>) => ({
 	beneficiaryToken: 't1',
