@@ -233,13 +233,18 @@ if BOUND="$(node "$HERE/trigger/live.mjs" bind-after-poll "$SIM_URL" "$READY_AT_
 		[ -n "$trigger_execution" ] && break
 		sleep 1
 	done
-	[ -z "$trigger_execution" ] || { node "$HERE/trigger/live.mjs" await-poll "$SIM_URL" && sleep 5; } || true
+	# Exactly once: the poll after that one must start no second execution.
+	next_poll=none
+	if [ -n "$trigger_execution" ] && node "$HERE/trigger/live.mjs" await-poll "$SIM_URL"; then
+		sleep 5
+		next_poll=seen
+	fi
 	trigger_total="$(psql_n8n -c "select count(*) from execution_entity where \"workflowId\" = 'PaiLiveTrigger01'")"
-	if [ -n "$trigger_execution" ] && [ "$trigger_total" = 1 ] &&
+	if [ -n "$trigger_execution" ] && [ "$trigger_total" = 1 ] && [ "$next_poll" = seen ] &&
 		grep -q "Worker finished execution $trigger_execution " "$WORK/logs/worker1.log" "$WORK/logs/worker2.log"; then
 		record "ok   polling trigger: the main's poll saw $BOUND bound to CUST_SMALL and started one execution (id $trigger_execution), run by a worker, the next poll none; $((SECONDS - TRIGGER_STARTED))s"
 	else
-		record "FAIL polling trigger: no single successful worker execution carrying $BOUND ($trigger_total executions of the trigger workflow, found: ${trigger_execution:-none})"
+		record "FAIL polling trigger: no single successful worker execution carrying $BOUND ($trigger_total executions of the trigger workflow, found: ${trigger_execution:-none}, poll after it: $next_poll)"
 	fi
 else
 	record "FAIL polling trigger: no scheduled poll reached the simulator within 150 s"
