@@ -12,7 +12,11 @@ import { PartnerError } from '../core/errors';
 export type NodeError = NodeApiError | NodeOperationError;
 
 export function toNodeError(node: INode, error: unknown, itemIndex: number): NodeError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		// n8n's own errors (a failed expression, say) carry the node as it was given: hide its secrets too.
+		(error as { node: INode }).node = redacted(error.node ?? node);
+		return error;
+	}
 	const shownNode = redacted(node);
 	if (!(error instanceof PartnerError)) {
 		return new NodeOperationError(shownNode, error instanceof Error ? error : String(error), { itemIndex });

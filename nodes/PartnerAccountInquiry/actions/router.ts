@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { ValidationError } from '../core/errors';
 import { ApiSession } from '../transport/request';
 import { errorItem, toNodeError } from './errorMapping';
 import * as getAvailableQuota from './getAvailableQuota.operation';
@@ -22,7 +22,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const operation = this.getNodeParameter('operation', 0) as Operation;
 	const handler = operations[operation];
-	if (!handler) throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported`);
+	if (!handler) {
+		throw toNodeError(
+			this.getNode(),
+			new ValidationError('operation', 'choice', `The operation "${operation}" is not supported`),
+			0,
+		);
+	}
 
 	let session: ApiSession;
 	try {
