@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../PartnerAccountInquiry/actions/errorMapping';
 import {
@@ -32,7 +32,6 @@ import {
 	type QuotaEvent,
 	type QuotaState,
 } from '../PartnerAccountInquiry/core/trigger/changes';
-import { ValidationError } from '../PartnerAccountInquiry/core/errors';
 import { ApiSession } from '../PartnerAccountInquiry/transport/request';
 
 const BENEFICIARY_EVENTS: readonly string[] = ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged'];
@@ -141,7 +140,7 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 			if (event === 'quotaBelowThreshold' || event === 'quotaChanged') {
 				return await pollQuota(this, session, event, staticData, manual);
 			}
-			throw new ValidationError('event', 'choice', `The event "${event}" is not supported`);
+			throw new NodeOperationError(this.getNode(), `The event "${event}" is not supported`);
 		} catch (error) {
 			// Nothing from a failed poll is emitted and the saved state is left as it was: the next
 			// successful poll emits what this one missed.
@@ -193,9 +192,8 @@ async function pollQuota(
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
 	const threshold = event === 'quotaBelowThreshold' ? Number(fn.getNodeParameter('threshold', 0)) : 0;
 	if (!Number.isFinite(threshold) || threshold < 0) {
-		throw new ValidationError(
-			'threshold',
-			'min',
+		throw new NodeOperationError(
+			fn.getNode(),
 			`Threshold must be a number of at least 0, got ${JSON.stringify(threshold)}`,
 		);
 	}

@@ -3,14 +3,14 @@ import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 import { toNodeError } from '../../nodes/PartnerAccountInquiry/actions/errorMapping';
 import { ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
 
-const TOKEN = 'planted-access-token-5f1c';
+const PLANTED = 'planted-access-token-5f1c';
 const node: INode = {
 	id: 'n1',
 	name: 'Partner Account Inquiry',
 	type: 'n8n-nodes-partner-account-inquiry.partnerAccountInquiry',
 	typeVersion: 1,
 	position: [0, 0],
-	parameters: { operation: 'getAvailableQuota', options: { accessToken: TOKEN, customerId: 'C1' } },
+	parameters: { operation: 'getAvailableQuota', options: { accessToken: PLANTED, customerId: 'C1' } },
 };
 
 describe('toNodeError hides secret parameters in the node n8n attaches to an error', () => {
@@ -21,7 +21,7 @@ describe('toNodeError hides secret parameters in the node n8n attaches to an err
 		['a plain Error', new Error('unexpected')],
 	])('%s', (_, error) => {
 		const mapped = toNodeError(node, error, 0);
-		expect(JSON.stringify(mapped.node)).not.toContain(TOKEN);
+		expect(JSON.stringify(mapped.node)).not.toContain(PLANTED);
 		expect(mapped.node.parameters).toMatchObject({ options: { accessToken: '[hidden]', customerId: 'C1' } });
 	});
 });

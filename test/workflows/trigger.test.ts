@@ -241,14 +241,17 @@ describe('quota events', () => {
 	});
 
 	it('a bad threshold is a typed error that names the field and does not carry the access token', async () => {
-		const token = 'planted-trigger-token-9d2e';
-		const poller = trigger({ event: 'quotaBelowThreshold', ...QUOTA, threshold: -1, options: { accessToken: token } }, {});
+		const planted = 'planted-trigger-token-9d2e';
+		const poller = trigger(
+			{ event: 'quotaBelowThreshold', ...QUOTA, threshold: -1, options: { accessToken: planted } },
+			{},
+		);
 		const failed = await poller.poll();
 		expect(failed.ok).toBe(false);
 		if (failed.ok) return;
 		expect(failed.error.message).toBe('Threshold must be a number of at least 0, got -1');
 		const { node } = failed.error as Error & { node: { parameters: unknown } };
-		expect(JSON.stringify(node)).not.toContain(token);
+		expect(JSON.stringify(node)).not.toContain(planted);
 		expect(JSON.stringify(node.parameters)).toContain('[hidden]');
 	});
 
