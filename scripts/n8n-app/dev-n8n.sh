@@ -21,11 +21,7 @@ USER_FOLDER="${N8N_DEV_USER_FOLDER:-$HOME/.n8n-node-cli}"
 [ -e "$USER_FOLDER/.n8n/custom/node_modules/$PACKAGE_NAME" ] ||
 	say "note: $USER_FOLDER/.n8n/custom/node_modules/$PACKAGE_NAME does not exist yet: start 'npm run dev -- --external-n8n' too"
 export N8N_USER_FOLDER="$USER_FOLDER"
-if [ "$N8N_APP_LINE" = 1 ]; then
-	export N8N_EXPRESSION_ENGINE=legacy
-else
-	export N8N_VERIFIED_PACKAGES_ENABLED=false N8N_DISABLED_MODULES=mcp-registry
-fi
+line_env
 export N8N_DEV_RELOAD=true
 export N8N_PORT="${N8N_PORT:-5678}"
 export N8N_RUNNERS_BROKER_PORT="${N8N_RUNNERS_BROKER_PORT:-$(free_port)}"

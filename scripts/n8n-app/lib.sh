@@ -41,6 +41,26 @@ free_port() {
 	node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 }
 
+# Stops the given background processes of this shell that are still running, and reaps them.
+stop_processes() {
+	local pid
+	for pid in "$@"; do
+		if kill -0 "$pid" 2>/dev/null; then
+			kill "$pid" 2>/dev/null || true
+			wait "$pid" 2>/dev/null || true
+		fi
+	done
+}
+
+# Starts `n8n start` in the background on a free 127.0.0.1 port, its output in the file $1, and
+# sets N8N_PORT and N8N_PID. The caller waits for it: wait_json "$N8N_PORT" /rest/settings 180.
+start_n8n() {
+	N8N_PORT="$(free_port)"
+	N8N_PORT="$N8N_PORT" N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT" WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" \
+		N8N_RUNNERS_BROKER_PORT="$(free_port)" "$N8N_APP_BIN" start >"$1" 2>&1 &
+	N8N_PID=$!
+}
+
 # Waits until http://127.0.0.1:$1$2 answers, for at most $3 seconds: with any HTTP status, or
 # with 200 when $4 is "200".
 wait_http() {
@@ -160,12 +180,8 @@ wait_json() {
 	return 1
 }
 
-# Environment for every n8n command: nothing leaves the machine, nothing waits on the internet.
-n8n_env() {
-	local user_folder="$1"
-	export N8N_USER_FOLDER="$user_folder"
-	export N8N_ENCRYPTION_KEY="partner-account-inquiry-smoke-test-key"
-	export DB_TYPE=sqlite
+# What the selected line needs, for every n8n process of this project (tests and npm run dev:n8n).
+line_env() {
 	if [ "${N8N_APP_LINE:-1}" = 1 ]; then
 		# 1.x on Node 20: isolated-vm is not built, so the legacy engine (1.x's default anyway).
 		export N8N_EXPRESSION_ENGINE=legacy
@@ -176,6 +192,15 @@ n8n_env() {
 		export N8N_VERIFIED_PACKAGES_ENABLED=false
 		export N8N_DISABLED_MODULES=mcp-registry
 	fi
+}
+
+# Environment for every n8n command: nothing leaves the machine, nothing waits on the internet.
+n8n_env() {
+	local user_folder="$1"
+	export N8N_USER_FOLDER="$user_folder"
+	export N8N_ENCRYPTION_KEY="partner-account-inquiry-smoke-test-key"
+	export DB_TYPE=sqlite
+	line_env
 	# On 2.x this no longer stops the task broker: every n8n process, `n8n execute` too, listens
 	# on N8N_RUNNERS_BROKER_PORT (5679 by default). Start each with its own free port (broker_port).
 	export N8N_RUNNERS_ENABLED=false

@@ -40,13 +40,8 @@ N8N_PID=""
 OK=0
 
 cleanup() {
-	local status=$? pid
-	for pid in $N8N_PID $SIM_PID; do
-		if kill -0 "$pid" 2>/dev/null; then
-			kill "$pid" 2>/dev/null || true
-			wait "$pid" 2>/dev/null || true
-		fi
-	done
+	local status=$?
+	stop_processes $N8N_PID $SIM_PID
 	if [ "$OK" = 1 ]; then rm -rf "$WORK"; else printf '[screenshot] logs are kept in %s\n' "$WORK" >&2; fi
 	exit "$status"
 }
@@ -101,11 +96,8 @@ N8N_RUNNERS_BROKER_PORT="$(free_port)" timeout 180 "$N8N_APP_BIN" import:workflo
 	die "n8n import:workflow failed"
 }
 
-N8N_PORT="$(free_port)"
+start_n8n "$WORK/logs/n8n-start.log"
 say "starting n8n $N8N_APP_VERSION on http://127.0.0.1:$N8N_PORT"
-N8N_PORT="$N8N_PORT" N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT" WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" \
-	N8N_RUNNERS_BROKER_PORT="$(free_port)" "$N8N_APP_BIN" start >"$WORK/logs/n8n-start.log" 2>&1 &
-N8N_PID=$!
 wait_json "$N8N_PORT" /rest/settings 180 || {
 	show_log "$WORK/logs/n8n-start.log"
 	die "n8n start did not become ready on port $N8N_PORT"

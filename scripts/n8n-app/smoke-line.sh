@@ -43,13 +43,7 @@ OK=0
 
 cleanup() {
 	local status=$?
-	local pid
-	for pid in $N8N_PID $SIM_PID $LLM_PID; do
-		if kill -0 "$pid" 2>/dev/null; then
-			kill "$pid" 2>/dev/null || true
-			wait "$pid" 2>/dev/null || true
-		fi
-	done
+	stop_processes $N8N_PID $SIM_PID $LLM_PID
 	if [ "$OK" = 1 ] && [ "${N8N_SMOKE_KEEP:-0}" != 1 ]; then
 		rm -rf "$WORK"
 	else
@@ -213,11 +207,8 @@ if [ "$N8N_APP_LINE" = 1 ]; then
 else
 	n8n_must activate-trigger publish:workflow --id=PaiLiveTrigger01
 fi
-N8N_PORT="$(free_port)"
+start_n8n "$WORK/logs/n8n-start.log"
 say "starting n8n on http://127.0.0.1:$N8N_PORT (n8n start)"
-N8N_PORT="$N8N_PORT" N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT" WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" \
-	N8N_RUNNERS_BROKER_PORT="$(free_port)" "$N8N_APP_BIN" start >"$WORK/logs/n8n-start.log" 2>&1 &
-N8N_PID=$!
 if wait_json "$N8N_PORT" /rest/settings 180; then
 	READY_AT_MS="$(node -p 'Date.now()')"
 	node "$HERE/check-app.mjs" "http://127.0.0.1:$N8N_PORT" "$SIM_URL" | tee -a "$RESULTS" || FAILURES=$((FAILURES + 1))
@@ -256,8 +247,7 @@ else
 	echo "FAIL n8n start did not become ready on port $N8N_PORT" | tee -a "$RESULTS"
 	FAILURES=$((FAILURES + 1))
 fi
-kill "$N8N_PID" 2>/dev/null || true
-wait "$N8N_PID" 2>/dev/null || true
+stop_processes "$N8N_PID"
 N8N_PID=""
 if grep -iE 'error|fail|warn' "$WORK/logs/n8n-start.log" | grep -iE "partner|$PACKAGE_NAME" >"$WORK/logs/package-problems.log"; then
 	show_log "$WORK/logs/package-problems.log" 20

@@ -31,7 +31,7 @@ REQUESTS="${QUEUE_REQUESTS:-48}"
 CONCURRENCY="${QUEUE_WORKER_CONCURRENCY:-10}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/n8n-queue.XXXXXX")"
 chmod 711 "$WORK" # PostgreSQL, run as its own user, keeps its data below
-SIM_PID="" REDIS_PID="" MAIN_PID="" WORKER1_PID="" WORKER2_PID="" PG_DATA="" PG_STARTED=0
+SIM_PID="" REDIS_PID="" N8N_PID="" WORKER1_PID="" WORKER2_PID="" PG_DATA="" PG_STARTED=0
 OK=0
 N8N_COMMAND_TIMEOUT="${N8N_COMMAND_TIMEOUT:-180}"
 
@@ -40,13 +40,8 @@ as_postgres() {
 }
 
 cleanup() {
-	local status=$? pid
-	for pid in $WORKER1_PID $WORKER2_PID $MAIN_PID $SIM_PID $REDIS_PID; do
-		if kill -0 "$pid" 2>/dev/null; then
-			kill "$pid" 2>/dev/null || true
-			wait "$pid" 2>/dev/null || true
-		fi
-	done
+	local status=$?
+	stop_processes $WORKER1_PID $WORKER2_PID $N8N_PID $SIM_PID $REDIS_PID
 	if [ "$PG_STARTED" = 1 ]; then
 		as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -m fast -w -t 60 stop >/dev/null 2>&1 || true
 	fi
@@ -150,11 +145,8 @@ for id in PaiQueueList0001 PaiQueueQuota001 PaiLiveTrigger01; do
 	n8n_cli "publish-$id" publish:workflow --id="$id"
 done
 
-N8N_PORT="$(free_port)"
+start_n8n "$WORK/logs/main.log"
 say "starting the main on http://127.0.0.1:$N8N_PORT (EXECUTIONS_MODE=queue)"
-N8N_PORT="$N8N_PORT" N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT" WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" \
-	N8N_RUNNERS_BROKER_PORT="$(free_port)" "$N8N_APP_BIN" start >"$WORK/logs/main.log" 2>&1 &
-MAIN_PID=$!
 wait_json "$N8N_PORT" /rest/settings 180 || {
 	show_log "$WORK/logs/main.log"
 	die "the main did not become ready"
