@@ -17,12 +17,15 @@ const b = (token: string, fields: Record<string, unknown> = {}) => ({
 
 describe('diffBeneficiaries', () => {
 	it('finds additions, changes (naming the fields) and removals, in API order, removals last', () => {
-		const state = baseline('q', [b('a'), b('b', { bankName: 'X' }), b('c')], identity);
-		const { events } = diffBeneficiaries(state, [b('d'), b('b', { bankName: 'Y' }), b('a')], identity, ALL);
-		expect(events.map((e) => [e.event, e.beneficiary.beneficiaryToken ?? e.beneficiary.status])).toEqual([
-			['beneficiaryAdded', 'd'],
-			['beneficiaryChanged', 'b'],
-			['beneficiaryRemoved', 'ACTIVE'],
+		const ref = (token: string, fields: Record<string, unknown> = {}) =>
+			b(token, { referenceBeneficiaryId: `ref-${token}`, ...fields });
+		const state = baseline('q', [ref('a'), ref('b', { bankName: 'X' }), ref('c')], identity);
+		const { events } = diffBeneficiaries(state, [ref('d'), ref('b', { bankName: 'Y' }), ref('a')], identity, ALL);
+		// A removal carries the kept summary (no token): here its reference ID.
+		expect(events.map((e) => [e.event, e.beneficiary.referenceBeneficiaryId])).toEqual([
+			['beneficiaryAdded', 'ref-d'],
+			['beneficiaryChanged', 'ref-b'],
+			['beneficiaryRemoved', 'ref-c'],
 		]);
 		expect(events[1].changes).toEqual({ bankName: { before: null, after: 'Y' } });
 	});
@@ -34,6 +37,15 @@ describe('diffBeneficiaries', () => {
 		expect(events[0].changes).toEqual({ extra: { before: null, after: 1 } });
 		const gone = diffBeneficiaries(baseline('q', [b('a', { extra: 1 })], identity), [b('a')], identity, ALL).events;
 		expect(gone[0].changes).toEqual({ extra: { before: null, after: null } });
+	});
+
+	it('names only the fields that changed in an entry kept from before a new field was seen elsewhere', () => {
+		const first = baseline('q', [b('a'), b('b')], identity);
+		// b gains a field; a is unchanged, so its entry (made when two fields were known) is kept.
+		const second = diffBeneficiaries(first, [b('a'), b('b', { extra: 1 })], identity, ALL).next;
+		const { events } = diffBeneficiaries(second, [b('a', { status: 'FROZEN' }), b('b', { extra: 1 })], identity, ALL);
+		expect(events).toHaveLength(1);
+		expect(events[0].changes).toEqual({ status: { before: 'ACTIVE', after: 'FROZEN' } });
 	});
 
 	it('moves the state forward only for what it emits (the cap), so nothing is lost or doubled', () => {
@@ -58,7 +70,6 @@ describe('diffBeneficiaries', () => {
 		const objects = Buffer.byteLength(JSON.stringify(all));
 		expect(bytes).toBeLessThan(objects / 2);
 		expect(bytes).toBeLessThan(1.8 * 1024 * 1024);
-
 	});
 });
 

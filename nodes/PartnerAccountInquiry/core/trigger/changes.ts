@@ -160,7 +160,7 @@ export function diffBeneficiaries(
 			}
 			continue;
 		}
-		const changed = changedFields(before[0], after[0], state.fields.length, next.fields);
+		const changed = changedFields(before[0], after[0], next.fields);
 		if (changed.length === 0) continue;
 		if (!wanted.has('beneficiaryChanged')) next.entries[id] = after;
 		else if (!full()) {
@@ -185,17 +185,16 @@ export function diffBeneficiaries(
 }
 
 /**
- * The fields that changed, or none when the whole-object digests agree. Fields seen only since
- * `before` was made count as absent in it. Should every field digest agree although the whole
- * object changed (a 3-character collision), every field is named rather than none.
+ * The fields that changed, or none when the whole-object digests agree. An entry holds a digest
+ * for each field known when it was made, so fields seen only since then (elsewhere, say) count as
+ * absent in it. Should every field digest agree although the whole object changed (a 3-character
+ * collision), every field is named rather than none.
  */
-function changedFields(before: string, after: string, beforeFieldCount: number, fields: string[]): string[] {
+function changedFields(before: string, after: string, fields: string[]): string[] {
 	if (before.slice(0, WHOLE_CHARS) === after.slice(0, WHOLE_CHARS)) return [];
-	const at = (digests: string, i: number, count: number) =>
-		i < count
-			? digests.slice(WHOLE_CHARS + i * FIELD_CHARS, WHOLE_CHARS + (i + 1) * FIELD_CHARS)
-			: '.'.repeat(FIELD_CHARS);
-	const changed = fields.filter((_, i) => at(before, i, beforeFieldCount) !== at(after, i, fields.length));
+	const at = (digests: string, i: number) =>
+		digests.slice(WHOLE_CHARS + i * FIELD_CHARS, WHOLE_CHARS + (i + 1) * FIELD_CHARS) || '.'.repeat(FIELD_CHARS);
+	const changed = fields.filter((_, i) => at(before, i) !== at(after, i));
 	return changed.length ? changed : [...fields];
 }
 
