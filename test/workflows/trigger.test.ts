@@ -185,13 +185,27 @@ describe('the life of a trigger', () => {
 
 	it('changing the filters, the subject or the event resets the state', async () => {
 		const state: IDataObject = {};
-		await emitted(trigger({ event: 'beneficiaryAdded', ...SMALL }, state));
-		sim().beneficiaries('CUST_SMALL').push(newBeneficiary(5));
-		const other = { event: 'beneficiaryAdded', filters: { currencyList: ['USD'] }, ...SMALL };
-		expect(await emitted(trigger(other, state, { activation: 'update' }))).toBeNull();
+		const usd = { filters: { currencyList: ['USD'] } };
+		// Each change below would emit (or would have emitted) without the reset.
+		await emitted(trigger({ event: 'beneficiaryAdded', ...usd, ...SMALL }, state));
+		// Filters: without a reset the beneficiaries in other currencies would be "added".
+		const unfiltered = { event: 'beneficiaryAdded', ...SMALL };
 		expect(
-			await emitted(trigger({ event: 'beneficiaryChanged', ...SMALL }, state, { activation: 'update' })),
-		).toBeNull();
+			sim()
+				.beneficiaries('CUST_SMALL')
+				.some((x) => x.currency !== 'USD'),
+		).toBe(true);
+		expect(await emitted(trigger(unfiltered, state, { activation: 'update' }))).toBeNull();
+		// Subject: without a reset CUST_LARGE's 320 would be "added".
+		const large = { event: 'beneficiaryAdded', options: { customerId: 'CUST_LARGE' } };
+		expect(await emitted(trigger(large, state, { activation: 'update' }))).toBeNull();
+		// Event: without a reset the removal made meanwhile would be emitted.
+		sim().beneficiaries('CUST_LARGE').splice(0, 1);
+		const removed = { ...large, event: 'beneficiaryRemoved' };
+		expect(await emitted(trigger(removed, state, { activation: 'update' }))).toBeNull();
+		// And the state then works on: the next removal is emitted.
+		sim().beneficiaries('CUST_LARGE').splice(0, 1);
+		expect(await emitted(trigger(removed, state, { activation: 'update' }))).toHaveLength(1);
 	});
 });
 
