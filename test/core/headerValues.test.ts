@@ -23,9 +23,7 @@ describe('checkHeaderValue: only what reaches the gateway unchanged', () => {
 	});
 	it('keeps the key version from splicing attributes into the Signature header', () => {
 		for (const value of ['1,signature=x', '1 ', '1=2', '1;2']) {
-			expect(() => checkHeaderValue(HEADER_RULES.keyVersion, value.trim() === value ? value : value)).toThrow(
-				ValidationError,
-			);
+			expect(() => checkHeaderValue(HEADER_RULES.keyVersion, value)).toThrow(ValidationError);
 		}
 		expect(checkHeaderValue(HEADER_RULES.keyVersion, '2')).toBe('2');
 	});

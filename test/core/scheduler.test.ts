@@ -1,5 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only tests */
-import { RETRY_POLICY } from '../../nodes/PartnerAccountInquiry/core/flow/retry';
 import { RequestScheduler, type SchedulerOptions } from '../../nodes/PartnerAccountInquiry/core/flow/scheduler';
 import { rejection } from '../fixtures/async';
 
@@ -115,7 +114,7 @@ describe('RequestScheduler', () => {
 		gateway.answer('r0', new RateLimited());
 		await settle();
 		expect(instance.stats.rateLimited).toBe(1);
-		expect(pauses).toEqual([RETRY_POLICY.baseDelayMs]);
+		expect(pauses).toEqual([250]);
 		expect(gateway.started.filter((n) => n === 'r0')).toHaveLength(2);
 		// Four are in flight (r0 again, r1-r3): nothing new starts while two or more are.
 		gateway.answer('r1');
@@ -144,7 +143,7 @@ describe('RequestScheduler', () => {
 			throw new Transient('connection reset');
 		});
 		expect(await rejection(failing)).toBeInstanceOf(Transient);
-		expect(calls).toBe(RETRY_POLICY.retries + 1);
+		expect(calls).toBe(4);
 		expect(pauses).toEqual([250, 500, 1000]);
 		expect(instance.stats).toMatchObject({ attempts: 4, retried: 3, rateLimited: 0 });
 	});
