@@ -61,6 +61,44 @@ start_n8n() {
 	N8N_PID=$!
 }
 
+# The polling trigger, live (trigger/beneficiary-added.json, active in a running app, polling
+# CUST_SMALL every minute). Once a scheduled poll has recorded the list, binds a beneficiary with
+# reference ID $2 through the simulator at $1; the next poll must start exactly one successful
+# execution carrying it, and the poll after that none. $3...: a command that, given a text as
+# its last argument, prints from the app's database "<executions of the trigger workflow> <ID of
+# a successful one whose data contains the text, or ->". Sets LIVE_EXECUTION (that ID) and LIVE_VERDICT (what was seen, for an
+# ok or FAIL line); returns 0 when it held. Takes two to three minutes: n8n polls once a minute.
+check_live_trigger() {
+	local simulator_url="$1" reference="$2" started=$SECONDS found="0 -" next_poll=none
+	shift 2
+	LIVE_EXECUTION=""
+	say "polling trigger: waiting for a scheduled poll to record CUST_SMALL's beneficiaries"
+	if ! node scripts/n8n-app/trigger/live.mjs bind-after-poll "$simulator_url" "$READY_AT_MS" "$reference" >/dev/null; then
+		LIVE_VERDICT="no scheduled poll reached the simulator within 150 s"
+		return 1
+	fi
+	say "bound beneficiary $reference to CUST_SMALL; waiting for the next poll"
+	for _ in $(seq 1 90); do
+		found="$("$@" "$reference" || echo "0 -")"
+		[ "${found#* }" != - ] && break
+		sleep 1
+	done
+	# Exactly once: the poll after that one must start no second execution.
+	if [ "${found#* }" != - ] && node scripts/n8n-app/trigger/live.mjs await-poll "$simulator_url"; then
+		sleep 5
+		next_poll=seen
+	fi
+	found="$("$@" "$reference" || echo "0 -")"
+	LIVE_EXECUTION="${found#* }"
+	[ "$LIVE_EXECUTION" != - ] || LIVE_EXECUTION=""
+	if [ "${found%% *}" = 1 ] && [ -n "$LIVE_EXECUTION" ] && [ "$next_poll" = seen ]; then
+		LIVE_VERDICT="a scheduled poll saw $reference bound to CUST_SMALL and started one execution (id $LIVE_EXECUTION), the next poll none; $((SECONDS - started))s"
+		return 0
+	fi
+	LIVE_VERDICT="not exactly one successful execution carrying $reference (${found%% *} executions of the workflow, one carrying it: ${LIVE_EXECUTION:-none}; poll after it: $next_poll)"
+	return 1
+}
+
 # Waits until http://127.0.0.1:$1$2 answers, for at most $3 seconds: with any HTTP status, or
 # with 200 when $4 is "200".
 wait_http() {

@@ -212,34 +212,11 @@ say "starting n8n on http://127.0.0.1:$N8N_PORT (n8n start)"
 if wait_json "$N8N_PORT" /rest/settings 180; then
 	READY_AT_MS="$(node -p 'Date.now()')"
 	node "$HERE/check-app.mjs" "http://127.0.0.1:$N8N_PORT" "$SIM_URL" | tee -a "$RESULTS" || FAILURES=$((FAILURES + 1))
-	# The trigger: once a scheduled poll has recorded CUST_SMALL's list, a beneficiary is bound
-	# through the simulator; the next poll must start exactly one successful execution carrying it.
-	say "polling trigger: waiting for a scheduled poll to record CUST_SMALL's beneficiaries"
-	trigger_started=$SECONDS
-	if bound="$(node "$HERE/trigger/live.mjs" bind-after-poll "$SIM_URL" "$READY_AT_MS" "REF-LIVE-TRIGGER-$LINE")"; then
-		say "bound beneficiary $bound to CUST_SMALL; waiting for the next poll"
-		executions() { node "$HERE/trigger/executions-sqlite.mjs" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" PaiLiveTrigger01 "$bound"; }
-		found="0 -"
-		for _ in $(seq 1 90); do
-			found="$(executions || echo "0 -")"
-			[ "${found#* }" != - ] && break
-			sleep 1
-		done
-		# Exactly once: the poll after that one must start no second execution.
-		next_poll=none
-		if [ "${found#* }" != - ] && node "$HERE/trigger/live.mjs" await-poll "$SIM_URL"; then
-			sleep 5
-			next_poll=seen
-		fi
-		found="$(executions || echo "0 -")"
-		if [ "${found%% *}" = 1 ] && [ "${found#* }" != - ] && [ "$next_poll" = seen ]; then
-			echo "ok   polling trigger: a scheduled poll saw $bound bound to CUST_SMALL and started one execution (id ${found#* }), the next poll none; $((SECONDS - trigger_started))s" | tee -a "$RESULTS"
-		else
-			echo "FAIL polling trigger: not exactly one successful execution carrying $bound (executions of the workflow, one carrying it: $found; poll after it: $next_poll)" | tee -a "$RESULTS"
-			FAILURES=$((FAILURES + 1))
-		fi
+	if check_live_trigger "$SIM_URL" "REF-LIVE-TRIGGER-$LINE" node "$HERE/trigger/executions-sqlite.mjs" \
+		"$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" PaiLiveTrigger01; then
+		echo "ok   polling trigger: $LIVE_VERDICT" | tee -a "$RESULTS"
 	else
-		echo "FAIL polling trigger: no scheduled poll reached the simulator within 150 s" | tee -a "$RESULTS"
+		echo "FAIL polling trigger: $LIVE_VERDICT" | tee -a "$RESULTS"
 		FAILURES=$((FAILURES + 1))
 	fi
 else

@@ -216,31 +216,16 @@ fi
 # trigger/live.mjs binds a beneficiary once a scheduled poll has recorded the list; the next poll
 # must start exactly one successful execution carrying it, run by a worker, and the poll after
 # that none.
-say "polling trigger: waiting for a scheduled poll to record CUST_SMALL's beneficiaries"
-TRIGGER_STARTED=$SECONDS
-if BOUND="$(node "$HERE/trigger/live.mjs" bind-after-poll "$SIM_URL" "$READY_AT_MS" REF-QUEUE-TRIGGER)"; then
-	say "bound beneficiary $BOUND to CUST_SMALL; waiting for the next poll"
-	trigger_execution=""
-	for _ in $(seq 1 90); do
-		trigger_execution="$(psql_n8n -c "select e.id from execution_entity e join execution_data d on d.\"executionId\" = e.id where e.\"workflowId\" = 'PaiLiveTrigger01' and e.status = 'success' and d.data like '%$BOUND%' limit 1")"
-		[ -n "$trigger_execution" ] && break
-		sleep 1
-	done
-	# Exactly once: the poll after that one must start no second execution.
-	next_poll=none
-	if [ -n "$trigger_execution" ] && node "$HERE/trigger/live.mjs" await-poll "$SIM_URL"; then
-		sleep 5
-		next_poll=seen
-	fi
-	trigger_total="$(psql_n8n -c "select count(*) from execution_entity where \"workflowId\" = 'PaiLiveTrigger01'")"
-	if [ -n "$trigger_execution" ] && [ "$trigger_total" = 1 ] && [ "$next_poll" = seen ] &&
-		grep -q "Worker finished execution $trigger_execution " "$WORK/logs/worker1.log" "$WORK/logs/worker2.log"; then
-		record "ok   polling trigger: the main's poll saw $BOUND bound to CUST_SMALL and started one execution (id $trigger_execution), run by a worker, the next poll none; $((SECONDS - TRIGGER_STARTED))s"
-	else
-		record "FAIL polling trigger: no single successful worker execution carrying $BOUND ($trigger_total executions of the trigger workflow, found: ${trigger_execution:-none}, poll after it: $next_poll)"
-	fi
+trigger_executions() {
+	psql_n8n -c "select (select count(*) from execution_entity where \"workflowId\" = 'PaiLiveTrigger01') || ' ' ||
+		coalesce((select e.id::text from execution_entity e join execution_data d on d.\"executionId\" = e.id
+		where e.\"workflowId\" = 'PaiLiveTrigger01' and e.status = 'success' and d.data like '%$1%' limit 1), '-')"
+}
+if check_live_trigger "$SIM_URL" REF-QUEUE-TRIGGER trigger_executions &&
+	grep -q "Worker finished execution $LIVE_EXECUTION " "$WORK/logs/worker1.log" "$WORK/logs/worker2.log"; then
+	record "ok   polling trigger, polled by the main, run by a worker: $LIVE_VERDICT"
 else
-	record "FAIL polling trigger: no scheduled poll reached the simulator within 150 s"
+	record "FAIL polling trigger (run by a worker?): $LIVE_VERDICT"
 fi
 
 if grep -iE 'error|fail|warn' "$WORK"/logs/{main,worker1,worker2}.log | grep -iE "partner|$PACKAGE_NAME" >"$WORK/logs/package-problems.log"; then
