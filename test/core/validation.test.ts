@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 
+import { MAX_PAGE_SIZE, SUPPORTED_CURRENCIES } from '../../nodes/PartnerAccountInquiry/core/api/fields';
 import { PartnerError, ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
 import {
 	ASSET_TYPES,
 	compactBody,
-	MAX_PAGE_SIZE,
 	QUOTA_METHODS,
 	RELATION_FILTERS,
-	SUPPORTED_CURRENCIES,
 	TRADE_TYPES,
 	validateAccessToken,
 	validateBeneficiaryListRequest,

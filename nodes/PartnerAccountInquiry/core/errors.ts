@@ -211,7 +211,7 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
 	return error;
 }
 
-export function redactSecrets(text: string, secrets: readonly string[]): string {
+function redactSecrets(text: string, secrets: readonly string[]): string {
 	let out = text;
 	for (const secret of secrets) {
 		if (!secret) continue;

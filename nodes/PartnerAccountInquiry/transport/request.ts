@@ -26,9 +26,9 @@ import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './cre
  * What is read of a signed answer at most. A page of 50 beneficiaries is 20 to 60 KiB; a body
  * beyond this (an endless stream, a gzip bomb once inflated) is not read further.
  */
-export const MAX_SIGNED_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_SIGNED_BODY_BYTES = 8 * 1024 * 1024;
 /** An unsigned answer (an HTTP error page, an unsigned failure) is only reported: its start is enough. */
-export const MAX_UNSIGNED_BODY_BYTES = 64 * 1024;
+const MAX_UNSIGNED_BODY_BYTES = 64 * 1024;
 
 export interface CallOptions {
 	headers?: IDataObject;

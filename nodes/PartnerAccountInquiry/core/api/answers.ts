@@ -5,16 +5,13 @@
  * checks, derived from the field rows, refuse such answers before anything is emitted.
  */
 import { ForeignAnswerError, RequestError } from '../errors';
-import { BENEFICIARY_FILTERS, METHOD_WITH_TRADE_TYPE, SECRET_FIELDS, type FieldRule } from './fields';
+import { BENEFICIARY_FILTERS, METHOD_WITH_TRADE_TYPE } from './fields';
+import { shown, type QuotaRequest } from './validation';
 
 function typeName(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	return typeof value === 'string' ? 'a string' : typeof value;
-}
-
-function shownValue(rule: FieldRule, value: unknown): string {
-	return SECRET_FIELDS.has(rule.name) ? '(value hidden)' : JSON.stringify(value);
 }
 
 const EXACT_FILTERS = BENEFICIARY_FILTERS.filter((rule) => rule.match === 'exact' && rule.responseField);
@@ -46,25 +43,18 @@ export function checkBeneficiaries(
 			const matches = Array.isArray(wanted) ? wanted.includes(got) : got === wanted;
 			if (!matches) {
 				throw new ForeignAnswerError(
-					`The gateway ignored the ${rule.label} filter: beneficiary ${index + 1} on page ${pageNumber} has ${field} ${shownValue(rule, got)}, but only ${shownValue(rule, wanted)} was asked for`,
+					`The gateway ignored the ${rule.label} filter: beneficiary ${index + 1} on page ${pageNumber} has ${field} ${shown(rule.name, got)}, but only ${shown(rule.name, wanted)} was asked for`,
 				);
 			}
 		}
 	});
 }
 
-export interface QuotaQuestion {
-	quotaAccumulationMethod: string;
-	quotaAccumulationId: string;
-	currency: string;
-	tradeType?: string;
-}
-
 /**
  * A quota answer carries what the API makes required (method, ID, available quota with a
  * currency, and the trade type for the beneficiary method), each equal to what was asked.
  */
-export function checkQuotaAnswer(data: Readonly<Record<string, unknown>>, asked: QuotaQuestion): void {
+export function checkQuotaAnswer(data: Readonly<Record<string, unknown>>, asked: QuotaRequest): void {
 	const quota = data.availableQuota as Record<string, unknown> | undefined;
 	if (!quota || typeof quota !== 'object' || Array.isArray(quota) || typeof quota.currency !== 'string') {
 		throw new RequestError(

@@ -8,19 +8,16 @@ import {
 	BENEFICIARY_FILTERS,
 	BENEFICIARY_LIST_FIELDS,
 	ACCESS_TOKEN,
-	MAX_PAGE_SIZE,
 	NUMBER_OPTIONS,
 	METHOD_WITH_TRADE_TYPE,
 	QUOTA_METHOD_CHOICES,
 	SECRET_FIELDS,
-	SUPPORTED_CURRENCIES,
 	TRADE_TYPE_CHOICES,
 	values,
 	type FieldRule,
 	type NumberRange,
 } from './fields';
 
-export { MAX_PAGE_SIZE, SUPPORTED_CURRENCIES };
 const choicesOf = (name: string): string[] =>
 	values(BENEFICIARY_FILTERS.find((rule) => rule.name === name)?.choices ?? []);
 export const ASSET_TYPES = choicesOf('assetType');

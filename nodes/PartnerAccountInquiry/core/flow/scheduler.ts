@@ -15,7 +15,7 @@
  *   gets the signal and decides what to do with it.
  */
 import { Pacer } from './pacer';
-import { RETRY_POLICY, withRetries } from './retry';
+import { withRetries } from './retry';
 
 export interface SchedulerOptions {
 	/** The most requests at once (1 = one after another). */
@@ -152,8 +152,9 @@ export class RequestScheduler {
 				return value;
 			},
 			{
-				retries: options.retries ?? RETRY_POLICY.retries,
-				baseDelayMs: options.baseDelayMs ?? RETRY_POLICY.baseDelayMs,
+				// Unset: RETRY_POLICY's, filled in by withRetries.
+				retries: options.retries,
+				baseDelayMs: options.baseDelayMs,
 				isRetryable: (error) => options.isRateLimited(error) || (options.isRetryable?.(error) ?? false),
 				sleep: options.sleep,
 				random: options.random,

@@ -111,7 +111,7 @@ function summaryOf(entry: Entry): Record<string, Scalar> {
 
 const idOf = (identity: string) => digest(identity, ID_CHARS);
 
-export function emptyState(question: string): BeneficiaryState {
+function emptyState(question: string): BeneficiaryState {
 	return { version: 1, question, fields: [], entries: {} };
 }
 
