@@ -9,9 +9,9 @@ import type {
 
 import { GATEWAYS, PATHS } from '../nodes/PartnerAccountInquiry/core/api/gateway';
 import { signRequestOptions } from '../nodes/PartnerAccountInquiry/transport/authenticate';
-import { RESPONSE_TIME_TOLERANCE } from '../nodes/PartnerAccountInquiry/transport/credentialSettings';
+import { NUMBER_OPTIONS } from '../nodes/PartnerAccountInquiry/core/api/fields';
 
-const defaultTolerance = RESPONSE_TIME_TOLERANCE.default;
+const defaultTolerance = NUMBER_OPTIONS.responseTimeToleranceSeconds.default;
 
 export class PartnerAccountInquiryApi implements ICredentialType {
 	name = 'partnerAccountInquiryApi';
@@ -93,7 +93,10 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			displayName: 'Response Time Tolerance (Seconds)',
 			name: 'responseTimeToleranceSeconds',
 			type: 'number',
-			typeOptions: { minValue: RESPONSE_TIME_TOLERANCE.min, maxValue: RESPONSE_TIME_TOLERANCE.max },
+			typeOptions: {
+				minValue: NUMBER_OPTIONS.responseTimeToleranceSeconds.min,
+				maxValue: NUMBER_OPTIONS.responseTimeToleranceSeconds.max,
+			},
 			default: defaultTolerance,
 			description:
 				"How far a signed answer's response-time may be from this n8n host's clock, either way. An older (or future-dated) answer is refused as a possible replay. Keep the host's clock synchronised; raise this only for a known clock skew.",

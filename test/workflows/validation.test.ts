@@ -54,8 +54,8 @@ const LIST_CASES: Array<[string, INodeParameters, RegExp]> = [
 		/assetType "ALIPAY_ACCOUNT" is not one of BANK_ACCOUNT, WALLET_ACCOUNT/,
 	],
 	['an unknown relation', { filters: { relationFilter: '={{ ["FAMILY"] }}' } }, /relationFilter contains "FAMILY"/],
-	['a page size of 51', { options: { pageSize: 51 } }, /pageSize must be a whole number from 1 to 50, got 51/],
-	['a page size of 0', { options: { pageSize: 0 } }, /pageSize must be a whole number from 1 to 50, got 0/],
+	['a page size of 51', { options: { pageSize: 51 } }, /Page Size must be a whole number from 1 to 50, got 51/],
+	['a page size of 0', { options: { pageSize: 0 } }, /Page Size must be a whole number from 1 to 50, got 0/],
 	['a limit of 0', { returnAll: false, limit: 0 }, /Limit must be a whole number of at least 1/],
 	[
 		'a page concurrency of 11',

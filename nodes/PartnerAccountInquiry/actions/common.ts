@@ -5,7 +5,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ACCESS_TOKEN, NUMBER_OPTIONS, type FieldRule, type NumberRange } from '../core/api/fields';
-import { checkWholeNumber } from '../core/api/validation';
 
 /** The editor's form of one field row. */
 export function fieldProperty(rule: FieldRule, overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -64,17 +63,6 @@ export function numberProperty(
 		default: defaultValue,
 		description,
 	};
-}
-
-/**
- * A whole-number option as given (a number, or the text an expression produced), checked
- * against the same bounds, whatever its source: never "no timeout" or "no limit" by accident.
- */
-export function readWholeNumber(name: keyof typeof NUMBER_OPTIONS, value: unknown, label: string): number {
-	const range: NumberRange = NUMBER_OPTIONS[name];
-	if (value === undefined) return range.default;
-	const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-	return checkWholeNumber(name, number, range, label);
 }
 
 export const timeoutOption = numberProperty(

@@ -11,7 +11,13 @@ import { METHOD_WITH_TRADE_TYPE, QUOTA_METHOD_CHOICES, TRADE_TYPE_CHOICES } from
 import { checkQuotaAnswer } from '../core/api/answers';
 import { PATHS } from '../core/api/gateway';
 import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
-import { compactBody, validateAccessToken, validateQuotaRequest, type QuotaRequest } from '../core/api/validation';
+import {
+	compactBody,
+	readWholeNumber,
+	validateAccessToken,
+	validateQuotaRequest,
+	type QuotaRequest,
+} from '../core/api/validation';
 import { RequestError } from '../core/errors';
 import type { ApiSession } from '../transport/request';
 import {
@@ -20,7 +26,6 @@ import {
 	connectedAccountIdOption,
 	optionalString,
 	optionsCollection,
-	readWholeNumber,
 	timeoutOption,
 } from './common';
 

@@ -11,7 +11,12 @@ import { BENEFICIARY_FILTERS, NUMBER_OPTIONS } from '../core/api/fields';
 import { checkBeneficiaries } from '../core/api/answers';
 import { PATHS } from '../core/api/gateway';
 import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
-import { compactBody, validateBeneficiaryListRequest, type BeneficiaryListRequest } from '../core/api/validation';
+import {
+	compactBody,
+	readWholeNumber,
+	validateBeneficiaryListRequest,
+	type BeneficiaryListRequest,
+} from '../core/api/validation';
 import { isRateLimited, isTransient, RequestError, ValidationError } from '../core/errors';
 import { readListing, type Page } from '../core/flow/paging';
 import type { ApiSession } from '../transport/request';
@@ -22,7 +27,6 @@ import {
 	numberProperty,
 	optionalString,
 	optionsCollection,
-	readWholeNumber,
 	timeoutOption,
 } from './common';
 
@@ -83,7 +87,7 @@ export const description: INodeProperties[] = [
 /** Builds page 1's request from the item's parameters and checks every rule of docs/api.md (List beneficiaries). */
 export function buildRequest(filters: IDataObject, options: IDataObject): BeneficiaryListRequest {
 	const request: BeneficiaryListRequest = {
-		pageSize: options.pageSize === undefined ? NUMBER_OPTIONS.pageSize.default : Number(options.pageSize),
+		pageSize: readWholeNumber('pageSize', options.pageSize, 'Page Size'),
 		pageNumber: 1,
 	};
 	for (const key of Object.keys(filters)) {

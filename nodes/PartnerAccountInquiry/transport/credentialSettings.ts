@@ -2,14 +2,10 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { resolveBaseUrl } from '../core/api/gateway';
 import { checkHeaderValue, HEADER_RULES } from '../core/api/headerValues';
-import { checkWholeNumber } from '../core/api/validation';
+import { readWholeNumber } from '../core/api/validation';
 import { ValidationError } from '../core/errors';
-import { DEFAULT_RESPONSE_TIME_TOLERANCE_SECONDS } from '../core/signing/timestamps';
 
 export const CREDENTIAL_TYPE = 'partnerAccountInquiryApi';
-
-/** Bounds of the credential's Response Time Tolerance: never 0 ("no check") by accident. */
-export const RESPONSE_TIME_TOLERANCE = { min: 1, max: 86_400, default: DEFAULT_RESPONSE_TIME_TOLERANCE_SECONDS };
 
 export interface PartnerCredentials {
 	baseUrl: string;
@@ -46,21 +42,17 @@ export function readCredentials(data: ICredentialDataDecryptedObject): PartnerCr
 	refuseKeyMaterial('keyVersion', keyVersion);
 	if (clientId) checkHeaderValue(HEADER_RULES.clientId, clientId);
 	checkHeaderValue(HEADER_RULES.keyVersion, keyVersion);
-	const tolerance = data.responseTimeToleranceSeconds;
 	return {
 		baseUrl: resolveBaseUrl(String(data.environment ?? 'sg'), baseUrl),
 		clientId,
 		keyVersion,
 		privateKey: String(data.privateKey ?? ''),
 		servicePublicKey: String(data.servicePublicKey ?? ''),
-		responseTimeToleranceSeconds:
-			tolerance === undefined || tolerance === ''
-				? RESPONSE_TIME_TOLERANCE.default
-				: checkWholeNumber(
-						'responseTimeToleranceSeconds',
-						typeof tolerance === 'string' ? Number(tolerance) : tolerance,
-						RESPONSE_TIME_TOLERANCE,
-						'Response Time Tolerance (Seconds)',
-					),
+		responseTimeToleranceSeconds: readWholeNumber(
+			'responseTimeToleranceSeconds',
+			// A credential saved before the field existed has none (or, from some editors, an empty one).
+			data.responseTimeToleranceSeconds === '' ? undefined : data.responseTimeToleranceSeconds,
+			'Response Time Tolerance (Seconds)',
+		),
 	};
 }

@@ -209,7 +209,7 @@ export const TRADE_TYPE_CHOICES: readonly Choice[] = [
 /** Only this accumulation method takes (and requires) a trade type. */
 export const METHOD_WITH_TRADE_TYPE = 'BENEFICIARY';
 
-/** Whole-number node options: the editor's bounds and the check in code come from here. */
+/** Whole-number options (node and credential): the editor's bounds and the check in code come from here. */
 export interface NumberRange {
 	min: number;
 	max?: number;
@@ -221,6 +221,9 @@ export const NUMBER_OPTIONS = {
 	pageSize: { min: 1, max: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE },
 	concurrency: { min: 1, max: 10, default: 8 },
 	timeout: { min: 1000, max: 300_000, default: 30_000 },
+	// The credential's: how far a response-time may be from the local clock. 300 s as well-run
+	// webhook verifiers default to; never 0 ("no check") by accident.
+	responseTimeToleranceSeconds: { min: 1, max: 86_400, default: 300 },
 } as const satisfies Record<string, NumberRange>;
 
 /** Names of every field whose value is never shown. */

@@ -129,6 +129,18 @@ export function checkWholeNumber(
 	return value;
 }
 
+/**
+ * A whole-number option as given (a number, or the text an expression produced), checked
+ * against its bounds in NUMBER_OPTIONS, whatever its source: never "no timeout" or "no limit" by
+ * accident. Unset is the default.
+ */
+export function readWholeNumber(name: keyof typeof NUMBER_OPTIONS, value: unknown, label: string): number {
+	const range: NumberRange = NUMBER_OPTIONS[name];
+	if (value === undefined) return range.default;
+	const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+	return checkWholeNumber(name, number, range, label);
+}
+
 export function validateBeneficiaryListRequest(request: BeneficiaryListRequest): void {
 	for (const rule of BENEFICIARY_LIST_FIELDS) checkField(rule, request[rule.name]);
 	checkWholeNumber('pageSize', request.pageSize, NUMBER_OPTIONS.pageSize);

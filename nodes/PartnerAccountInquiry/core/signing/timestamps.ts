@@ -32,9 +32,6 @@ export function parseTimestamp(text: string): number | undefined {
 	return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** How far a response-time may be from the local clock, by default (as well-run webhook verifiers do). */
-export const DEFAULT_RESPONSE_TIME_TOLERANCE_SECONDS = 300;
-
 /**
  * A signed answer is fresh when its response-time is within `toleranceSeconds` of the local clock,
  * either way: the signature binds that time, so an answer recorded and served again later (an old
