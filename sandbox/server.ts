@@ -418,7 +418,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		const raw = Buffer.concat(chunks);
 		const url = new URL(req.url ?? '/', 'http://simulator');
 		if (req.method === 'GET' && url.pathname === `${basePath}/__stats`) {
-			// For the benchmark: how many API requests came, and how many got each fault.
+			// For the benchmark and the live trigger check: how many API requests came, how many got each fault.
 			const byFault: Record<string, number> = {};
 			for (const entry of requests) if (entry.fault) byFault[entry.fault] = (byFault[entry.fault] ?? 0) + 1;
 			res.writeHead(200, { 'content-type': 'application/json' });

@@ -99,20 +99,19 @@ check_live_trigger() {
 	return 1
 }
 
-# Waits until http://127.0.0.1:$1$2 answers, for at most $3 seconds: with any HTTP status, or
-# with 200 when $4 is "200".
+# Waits until http://127.0.0.1:$1$2 answers (any HTTP status), for at most $3 seconds.
 wait_http() {
-	local port="$1" path="$2" seconds="$3" want="${4:-any}" i
+	local port="$1" path="$2" seconds="$3" i
 	for ((i = 0; i < seconds * 4; i++)); do
 		if node -e '
-			const [port, path, want] = process.argv.slice(1);
+			const [port, path] = process.argv.slice(1);
 			const req = require("http").get({ host: "127.0.0.1", port, path, timeout: 2000 }, (res) => {
 				res.resume();
-				process.exit(want === "any" || String(res.statusCode) === want ? 0 : 1);
+				process.exit(0);
 			});
 			req.on("error", () => process.exit(1));
 			req.on("timeout", () => { req.destroy(); process.exit(1); });
-		' "$port" "$path" "$want" 2>/dev/null; then
+		' "$port" "$path" 2>/dev/null; then
 			return 0
 		fi
 		sleep 0.25
@@ -154,7 +153,7 @@ ensure_node24() {
 }
 
 # Selects release line $1 (1 or 2) for what follows in this shell: N8N_APP_LINE, N8N_APP_VERSION,
-# N8N_APP_DIR, N8N_APP_BIN, N8N_APP_NODE (the node that runs it). For 2, Node 24's bin folder goes
+# N8N_APP_DIR, N8N_APP_BIN. For 2, Node 24's bin folder goes
 # first on PATH, so `node`, `npm` (the system npm 11, run by Node 24) and every script run by it,
 # and native builds use Node 24's headers (npm_config_nodedir; a user ~/.npmrc may point elsewhere).
 select_line() {
@@ -173,8 +172,7 @@ select_line() {
 	esac
 	N8N_APP_DIR="$N8N_APP_CACHE_ROOT/n8n-$N8N_APP_VERSION"
 	N8N_APP_BIN="$N8N_APP_DIR/node_modules/.bin/n8n"
-	N8N_APP_NODE="$(command -v node)"
-	export N8N_APP_LINE N8N_APP_VERSION N8N_APP_DIR N8N_APP_BIN N8N_APP_NODE
+	export N8N_APP_LINE N8N_APP_VERSION N8N_APP_DIR N8N_APP_BIN
 }
 
 # The lines to run: N8N_APP_LINES="1", "2" or "1,2" (the default), as words.
@@ -240,7 +238,7 @@ n8n_env() {
 	export DB_TYPE=sqlite
 	line_env
 	# On 2.x this no longer stops the task broker: every n8n process, `n8n execute` too, listens
-	# on N8N_RUNNERS_BROKER_PORT (5679 by default). Start each with its own free port (broker_port).
+	# on N8N_RUNNERS_BROKER_PORT (5679 by default). Start each with its own free port.
 	export N8N_RUNNERS_ENABLED=false
 	export N8N_DIAGNOSTICS_ENABLED=false
 	export N8N_VERSION_NOTIFICATIONS_ENABLED=false

@@ -655,7 +655,7 @@ describe('readListing', () => {
 			expect(gateway.log.signals.slice(1).every((signal) => signal.aborted)).toBe(true);
 		});
 
-		it('does not start new pages after a failure in a wide pool with varied timings', async () => {
+		it('does not start new pages after a failure at a wide scheduler with varied timings', async () => {
 			const all = items(400);
 			const gateway = fakeGateway({
 				pageSize: 4,
@@ -694,9 +694,7 @@ describe('readListing', () => {
 			expect(gateway.log.inFlight).toBe(0);
 		});
 
-		// BUG (minor): runPool marks a failure with `failure === undefined`, so a fetchPage that
-		// rejects with `undefined` is not seen as a failure: the pool goes on, nothing is aborted, and
-		// assemble() then crashes with a TypeError on the missing page.
+		// A rejection with `undefined` is still a failure (the old page pool once took it for none).
 		it('treats a rejection with undefined as a failure of that page', async () => {
 			const all = items(20);
 			const gateway = fakeGateway({ pageSize: 5, listing: () => all, delayMs: () => 1 });
@@ -876,12 +874,12 @@ describe('pacing (with a clock)', () => {
 		const gateway = pacedGateway(clock, all, () => 40);
 		const { items: got } = await clock.run(readPaced(clock, gateway));
 		expect(got).toEqual(all);
-		// Page 1 takes 40 ms; then one request every 40 / 4 = 10 ms, each place in the pool refilled as it frees.
+		// Page 1 takes 40 ms; then one request every 40 / 4 = 10 ms, each place in the scheduler refilled as it frees.
 		expect(gateway.times()).toEqual([0, ...range(0, 18).map((i) => 40 + 10 * i)]);
 		expect(clock.now()).toBe(40 + 18 * 10 + 40);
 	});
 
-	it('without a clock, sends each round at once (the plain pool)', async () => {
+	it('without a clock, sends each round at once (no pacing)', async () => {
 		const clock = virtualTime();
 		const gateway = pacedGateway(clock, items(40), () => 40);
 		await clock.run(readPaced(clock, gateway, { now: undefined }));
@@ -904,7 +902,7 @@ describe('pacing (with a clock)', () => {
 		expect(Math.min(...gaps)).toBe(5);
 	});
 
-	it('paces the narrower pool more widely after a rate limit; the retry goes after its own backoff', async () => {
+	it('paces the narrower scheduler more widely after a rate limit; the retry goes after its own backoff', async () => {
 		for (const jitter of [0, 0.1, 0.3, 0.5, 0.9]) {
 			const clock = virtualTime();
 			const all = items(50);
@@ -914,7 +912,7 @@ describe('pacing (with a clock)', () => {
 			);
 			expect(got).toEqual(all);
 			expect(stats.rateLimited).toBe(1);
-			// Before the rate limit (at 90 ms), 40 / 4 = 10 ms apart. After it the pool is at most 3 wide
+			// Before the rate limit (at 90 ms), 40 / 4 = 10 ms apart. After it the scheduler is at most 3 wide
 			// while it grows back, so first attempts go out at least 40 / 3 ms apart.
 			expect(gateway.times().slice(0, 6)).toEqual([0, 40, 50, 60, 70, 80]);
 			const firstTries = gateway.sent.filter(
@@ -969,7 +967,7 @@ describe('pacing (with a clock)', () => {
 		let pauses = 0;
 		const { items: got } = await clock.run(
 			readPaced(clock, gateway, {
-				// After 1000 pauses a spinning pool stalls here instead of starving the event loop.
+				// After 1000 pauses a spinning scheduler stalls here instead of starving the event loop.
 				sleep: () => (++pauses > 1000 ? new Promise<void>(() => undefined) : Promise.resolve()),
 			}),
 		);

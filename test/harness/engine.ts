@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- dev-only: runs workflows through n8n's real engine */
 /**
  * Runs a workflow "Start -> Partner Account Inquiry" through n8n's real execution engine
- * (n8n-core's WorkflowExecute), with this package's node and credential type and an in-memory
- * credentials store. Used by the workflow tests and by `npm run demo`; nothing here is mocked
- * but the credential store and the start node.
+ * (n8n-core's WorkflowExecute), and polls the trigger through n8n-core's PollContext, with this
+ * package's node and credential types and an in-memory credentials store. Used by the workflow
+ * tests, `npm run demo` and the bench; nothing here is mocked but the credential store and the
+ * start node.
  */
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -79,7 +79,7 @@ describe('a rate-limited listing', () => {
 });
 
 describe('HTTP 429 on a listing page', () => {
-	it('is left to the page pool (which narrows), not retried twice over: 4 attempts in all', async () => {
+	it('is left to the request scheduler (which narrows), not retried twice over: 4 attempts in all', async () => {
 		sim().addFault({ fault: 'http429', customerId: 'CUST_LARGE', pageNumber: 2 });
 		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
 		expect(run.status).toBe('error');
