@@ -5,7 +5,7 @@
 const { src, dest, task } = require('gulp');
 
 function copyAssets() {
-	return src(['nodes/**/*.{svg,png,json}', 'credentials/**/*.{svg,png}'], { base: '.', encoding: false }).pipe(
+	return src(['nodes/**/*.{svg,png,json}', 'credentials/**/*.{svg,png}', 'icons/*.svg'], { base: '.', encoding: false }).pipe(
 		dest('dist/'),
 	);
 }

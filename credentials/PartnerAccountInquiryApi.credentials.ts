@@ -7,9 +7,14 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { GATEWAYS, PATHS } from '../nodes/PartnerAccountInquiry/core/api/gateway';
-import { signRequestOptions } from '../nodes/PartnerAccountInquiry/transport/authenticate';
-import { NUMBER_OPTIONS } from '../nodes/PartnerAccountInquiry/core/api/fields';
+import { CLIENT_ID, KEY_VERSION, NUMBER_OPTIONS } from '../nodes/PartnerAccountInquiry/shared/core/api/fields';
+import { GATEWAYS, PATHS } from '../nodes/PartnerAccountInquiry/shared/core/api/gateway';
+import { RESULT_CODES } from '../nodes/PartnerAccountInquiry/shared/core/api/resultCodes';
+import { fieldProperty } from '../nodes/PartnerAccountInquiry/shared/properties';
+import { signRequestOptions } from '../nodes/PartnerAccountInquiry/shared/transport/authenticate';
+
+/** The result codes that say the credential itself is wrong. */
+const CREDENTIAL_RESULT_CODES = ['INVALID_SIGNATURE', 'INVALID_CLIENT', 'OAUTH_FAIL', 'INVALID_API'] as const;
 
 const defaultTolerance = NUMBER_OPTIONS.responseTimeToleranceSeconds.default;
 
@@ -19,8 +24,8 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 	displayName = 'Partner Account Inquiry API';
 
 	icon: Icon = {
-		light: 'file:partnerAccountInquiry.svg',
-		dark: 'file:partnerAccountInquiry.dark.svg',
+		light: 'file:../icons/partnerAccountInquiry.svg',
+		dark: 'file:../icons/partnerAccountInquiry.dark.svg',
 	};
 
 	documentationUrl = 'https://github.com/partner-account-inquiry/n8n-nodes-partner-account-inquiry#credential';
@@ -50,14 +55,7 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			description:
 				'Scheme, host and optional path of the gateway (a path is part of what is signed). Must be https, except for a simulator on this machine (127.0.0.1 or localhost).',
 		},
-		{
-			displayName: 'Client ID',
-			name: 'clientId',
-			type: 'string',
-			default: '',
-			required: true,
-			description: 'The client ID issued to you, sent as the Client-Id header',
-		},
+		fieldProperty(CLIENT_ID, { required: true }),
 		{
 			displayName: 'Private Key',
 			name: 'privateKey',
@@ -80,15 +78,7 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			description:
 				"The service's RSA public key, from technical support or the developer centre, that verifies every response: PEM or bare Base64, X.509 (SPKI) or PKCS#1",
 		},
-		{
-			displayName: 'Key Version',
-			name: 'keyVersion',
-			type: 'string',
-			default: '1',
-			required: true,
-			description:
-				'The version of the key pair, sent as keyVersion in the Signature header (the developer centre shows it)',
-		},
+		fieldProperty(KEY_VERSION, { default: '1', required: true }),
 		{
 			displayName: 'Response Time Tolerance (Seconds)',
 			name: 'responseTimeToleranceSeconds',
@@ -114,42 +104,14 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			url: PATHS.listBeneficiaries,
 			body: { pageSize: 1, pageNumber: 1 },
 		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'result.resultCode',
-					value: 'INVALID_SIGNATURE',
-					message:
-						'INVALID_SIGNATURE: the gateway rejected the signature. Check that the Private Key belongs to the public key you registered with the service, and that the Key Version matches.',
-				},
+		// Failures only a wrong credential causes, each with the API's own meaning and action.
+		rules: CREDENTIAL_RESULT_CODES.map((code) => ({
+			type: 'responseSuccessBody' as const,
+			properties: {
+				key: 'result.resultCode',
+				value: code,
+				message: `${code}: ${RESULT_CODES[code].meaning} What to do: ${RESULT_CODES[code].action}`,
 			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'result.resultCode',
-					value: 'INVALID_CLIENT',
-					message:
-						'INVALID_CLIENT: the Client ID does not exist or is not valid for this gateway. Check the Client ID and the Gateway.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'result.resultCode',
-					value: 'OAUTH_FAIL',
-					message: 'OAUTH_FAIL: OAuth authentication failed. Contact the service’s technical support.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'result.resultCode',
-					value: 'INVALID_API',
-					message:
-						'INVALID_API: the API is not active for this client. Check the Gateway or Base URL, then ask technical support to enable it.',
-				},
-			},
-		],
+		})),
 	};
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import type { ICredentialType, IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { runNode, sandboxCredentials } from '../test/harness/engine';
+import { runNode, sandboxCredentials } from '../sandbox/engine';
 import { startSimulator, type Simulator } from '../sandbox/server';
 
 const dist = join(__dirname, '..', '..', 'dist');

@@ -9,7 +9,10 @@ export class PartnerAccountInquiry implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Partner Account Inquiry',
 		name: 'partnerAccountInquiry',
-		icon: { light: 'file:partnerAccountInquiry.svg', dark: 'file:partnerAccountInquiry.dark.svg' },
+		icon: {
+			light: 'file:../../icons/partnerAccountInquiry.svg',
+			dark: 'file:../../icons/partnerAccountInquiry.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle:

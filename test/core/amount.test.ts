@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { currencyExponent, minorToMajor } from '../../nodes/PartnerAccountInquiry/core/api/amount';
+import { currencyExponent, minorToMajor } from '../../nodes/PartnerAccountInquiry/shared/core/api/amount';
 
 describe('currencyExponent (ISO 4217 minor units)', () => {
 	it.each([

@@ -1,5 +1,5 @@
-import { checkBeneficiaries, checkQuotaAnswer } from '../../nodes/PartnerAccountInquiry/core/api/answers';
-import { ForeignAnswerError, RequestError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import { checkBeneficiaries, checkQuotaAnswer } from '../../nodes/PartnerAccountInquiry/shared/core/api/answers';
+import { ForeignAnswerError, RequestError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 
 const b = (fields: Record<string, unknown>) => ({
 	beneficiaryToken: 't1',

@@ -1,5 +1,5 @@
-import { ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
-import { GATEWAYS, isLoopbackHost, resolveBaseUrl } from '../../nodes/PartnerAccountInquiry/core/api/gateway';
+import { ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
+import { GATEWAYS, isLoopbackHost, resolveBaseUrl } from '../../nodes/PartnerAccountInquiry/shared/core/api/gateway';
 
 describe('resolveBaseUrl', () => {
 	it.each([

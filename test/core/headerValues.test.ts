@@ -1,11 +1,17 @@
 import fc from 'fast-check';
 
-import { checkHeaderValue, HEADER_RULES } from '../../nodes/PartnerAccountInquiry/core/api/headerValues';
-import { ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import {
+	ACCESS_TOKEN,
+	CONNECTED_ACCOUNT_ID,
+	CUSTOMER_ID,
+	KEY_VERSION,
+} from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
+import { checkHeaderValue } from '../../nodes/PartnerAccountInquiry/shared/core/api/headerValues';
+import { ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 
 describe('checkHeaderValue: only what reaches the gateway unchanged', () => {
 	it('accepts printable ASCII', () => {
-		expect(checkHeaderValue(HEADER_RULES.customerId, 'CUST_01 a-b.c')).toBe('CUST_01 a-b.c');
+		expect(checkHeaderValue(CUSTOMER_ID, 'CUST_01 a-b.c')).toBe('CUST_01 a-b.c');
 	});
 	it.each([
 		['客户01', /"客" \(U\+5BA2\) at position 1/],
@@ -14,18 +20,18 @@ describe('checkHeaderValue: only what reaches the gateway unchanged', () => {
 		[' AB', /starts or ends with white space/],
 		['x'.repeat(129), /at most 128/],
 	])('refuses %p', (value, message) => {
-		expect(() => checkHeaderValue(HEADER_RULES.customerId, value)).toThrow(message);
+		expect(() => checkHeaderValue(CUSTOMER_ID, value)).toThrow(message);
 	});
 	it('never shows a secret character', () => {
-		expect(() => checkHeaderValue(HEADER_RULES.accessToken, 'abcé')).toThrow(
+		expect(() => checkHeaderValue(ACCESS_TOKEN, 'abcé')).toThrow(
 			/^Access Token has the character U\+00E9 at position 4/,
 		);
 	});
 	it('keeps the key version from splicing attributes into the Signature header', () => {
 		for (const value of ['1,signature=x', '1 ', '1=2', '1;2']) {
-			expect(() => checkHeaderValue(HEADER_RULES.keyVersion, value)).toThrow(ValidationError);
+			expect(() => checkHeaderValue(KEY_VERSION, value)).toThrow(ValidationError);
 		}
-		expect(checkHeaderValue(HEADER_RULES.keyVersion, '2')).toBe('2');
+		expect(checkHeaderValue(KEY_VERSION, '2')).toBe('2');
 	});
 	it('accepts a value if and only if every character is printable ASCII (property)', () => {
 		fc.assert(
@@ -33,7 +39,7 @@ describe('checkHeaderValue: only what reaches the gateway unchanged', () => {
 				const ok = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) || value === '';
 				let accepted = true;
 				try {
-					checkHeaderValue(HEADER_RULES.connectedAccountId, value);
+					checkHeaderValue(CONNECTED_ACCOUNT_ID, value);
 				} catch (e) {
 					expect(e).toBeInstanceOf(ValidationError);
 					accepted = false;

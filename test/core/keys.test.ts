@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 
-import { KeyFormatError } from '../../nodes/PartnerAccountInquiry/core/errors';
-import { parsePrivateKey, parsePublicKey } from '../../nodes/PartnerAccountInquiry/core/signing/keys';
+import { KeyFormatError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
+import { parsePrivateKey, parsePublicKey } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
 import {
 	bareBase64,
 	keyText,

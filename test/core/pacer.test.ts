@@ -1,4 +1,4 @@
-import { Pacer } from '../../nodes/PartnerAccountInquiry/core/flow/pacer';
+import { Pacer } from '../../nodes/PartnerAccountInquiry/shared/core/flow/pacer';
 
 function clockAt(start: number) {
 	const clock = { t: start, now: () => clock.t };

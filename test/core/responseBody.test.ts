@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { parseResponseBody } from '../../nodes/PartnerAccountInquiry/core/api/responseBody';
+import { parseResponseBody } from '../../nodes/PartnerAccountInquiry/shared/core/api/responseBody';
 
 describe('parseResponseBody', () => {
 	it('parses a JSON object, non-ASCII text included', () => {

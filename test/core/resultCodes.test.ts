@@ -3,7 +3,7 @@ import {
 	RESULT_CODES,
 	UNKNOWN_RETRY_ADVICE,
 	UNKNOWN_RETRY_SCHEDULE_MINUTES,
-} from '../../nodes/PartnerAccountInquiry/core/api/resultCodes';
+} from '../../nodes/PartnerAccountInquiry/shared/core/api/resultCodes';
 
 /** The result codes as the API documents them (both operations) (code, status, a word of its meaning). */
 const SPEC_7_1: Array<[string, string, string]> = [

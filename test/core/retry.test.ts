@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { backoffDelay, withRetries, type RetryOptions } from '../../nodes/PartnerAccountInquiry/core/flow/retry';
+import { backoffDelay, withRetries, type RetryOptions } from '../../nodes/PartnerAccountInquiry/shared/core/flow/retry';
 import { rejection } from '../fixtures/async';
 
 class Retryable extends Error {}

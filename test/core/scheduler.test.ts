@@ -1,5 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only tests */
-import { RequestScheduler, type SchedulerOptions } from '../../nodes/PartnerAccountInquiry/core/flow/scheduler';
+import fc from 'fast-check';
+
+import { readListing, type Page } from '../../nodes/PartnerAccountInquiry/shared/core/flow/paging';
+import { RequestScheduler, type SchedulerOptions } from '../../nodes/PartnerAccountInquiry/shared/core/flow/scheduler';
 import { rejection } from '../fixtures/async';
 
 /** The rate-limit marker the fake gateway throws (REQUEST_TRAFFIC_EXCEED_LIMIT). */
@@ -213,5 +216,556 @@ describe('RequestScheduler', () => {
 		// Round trip 100 ms at width 2: at most one start per 50 ms.
 		for (let i = 2; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(50);
 		expect(sleeps.length).toBeGreaterThan(0);
+	});
+});
+
+// Reading a listing through the scheduler: what the scheduler does to the pages of a listing
+// (width, rate limits, retries, pacing). Paging itself is tested in paging.test.ts.
+
+interface Item {
+	id: string;
+}
+
+const items = (count: number, prefix = 'b'): Item[] =>
+	Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}` }));
+const keyOf = (item: Item) => item.id;
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const isRateLimited = (error: unknown) => error instanceof RateLimited;
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+/** Page `pageNumber` of `all` as the gateway answers it. */
+function pageOf(all: Item[], pageSize: number, pageNumber: number): Page<Item> {
+	return {
+		items: all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize),
+		totalCount: all.length,
+		totalPageNumber: Math.ceil(all.length / pageSize),
+		currentPageNumber: pageNumber,
+	};
+}
+
+/**
+ * An in-memory listing gateway that records every call and the calls in flight (a smaller copy of
+ * the one in paging.test.ts). `failures` counts the errors thrown other than rate limits.
+ */
+function fakeListingGateway(options: {
+	pageSize: number;
+	listing: () => Item[];
+	delayMs?: (pageNumber: number, call: number) => number;
+	/** An error to throw for this call, or undefined. */
+	fail?: (pageNumber: number, call: number) => unknown;
+}) {
+	const log = { calls: [] as number[], inFlight: 0, peakInFlight: 0, failures: 0 };
+	const fetchPage = async (pageNumber: number): Promise<Page<Item>> => {
+		const call = log.calls.length;
+		log.calls.push(pageNumber);
+		log.inFlight++;
+		log.peakInFlight = Math.max(log.peakInFlight, log.inFlight);
+		try {
+			const ms = options.delayMs?.(pageNumber, call) ?? 0;
+			await (ms > 0 ? wait(ms) : Promise.resolve());
+			const error = options.fail?.(pageNumber, call);
+			if (error !== undefined) {
+				if (!(error instanceof RateLimited)) log.failures++;
+				throw error;
+			}
+			return pageOf(options.listing(), options.pageSize, pageNumber);
+		} finally {
+			log.inFlight--;
+		}
+	};
+	return { fetchPage, log };
+}
+
+/** Reads the listing through a scheduler of its own: 3 wide, random 0.5, its pauses recorded in `sleeps`. */
+function readWith(
+	gateway: ReturnType<typeof fakeListingGateway>,
+	pageSize: number,
+	scheduling: Partial<SchedulerOptions> = {},
+) {
+	const sleeps: number[] = [];
+	const promise = readListing<Item>({
+		fetchPage: gateway.fetchPage,
+		pageSize,
+		keyOf,
+		scheduler: new RequestScheduler({
+			width: 3,
+			isRateLimited,
+			sleep: async (ms) => {
+				sleeps.push(ms);
+			},
+			random: () => 0.5,
+			...scheduling,
+		}),
+	});
+	return { promise, sleeps };
+}
+
+/**
+ * A virtual clock: `sleep` and the fake gateway's latency are timers on it, and `run` advances it
+ * from timer to timer, letting every promise settle in between. Timing is exact, nothing waits.
+ */
+function virtualTime() {
+	let now = 0;
+	const timers: Array<{ at: number; fire: () => void }> = [];
+	const sleep = (ms: number) =>
+		new Promise<void>((resolve) => {
+			timers.push({ at: now + ms, fire: resolve });
+		});
+	async function run<T>(promise: Promise<T>): Promise<T> {
+		let done = false;
+		const watched = promise.finally(() => {
+			done = true;
+		});
+		watched.catch(() => undefined); // the caller sees the rejection below
+		await settle();
+		while (!done && timers.length > 0) {
+			timers.sort((a, b) => a.at - b.at);
+			const next = timers.shift() as { at: number; fire: () => void };
+			now = Math.max(now, next.at);
+			next.fire();
+			await settle();
+		}
+		return await watched;
+	}
+	return { now: () => now, sleep, run };
+}
+
+describe('reading a listing through the scheduler', () => {
+	describe('width', () => {
+		it.each([
+			[2.7, 2],
+			[0, 1],
+			[-3, 1],
+		])('treats width %p as %i', async (width, effective) => {
+			const all = items(60);
+			const gateway = fakeListingGateway({ pageSize: 5, listing: () => all, delayMs: () => 2 });
+			const { items: got, stats } = await readWith(gateway, 5, { width }).promise;
+			expect(got).toEqual(all);
+			expect(gateway.log.peakInFlight).toBe(effective);
+			expect(stats.peakConcurrency).toBe(effective);
+		});
+	});
+
+	describe('rate limits (REQUEST_TRAFFIC_EXCEED_LIMIT)', () => {
+		/** A gateway whose answers the test releases one by one. */
+		function manualGateway(all: Item[], pageSize: number) {
+			const pending: Array<{ page: number; done: boolean; resolve: () => void; reject: (error: unknown) => void }> = [];
+			const fetchPage = (pageNumber: number) =>
+				new Promise<Page<Item>>((resolve, reject) => {
+					const entry = {
+						page: pageNumber,
+						done: false,
+						resolve: () => {
+							entry.done = true;
+							resolve(pageOf(all, pageSize, pageNumber));
+						},
+						reject: (error: unknown) => {
+							entry.done = true;
+							reject(error);
+						},
+					};
+					pending.push(entry);
+				});
+			const open = (page: number) => {
+				const entry = pending.find((e) => e.page === page && !e.done);
+				if (!entry) throw new Error(`page ${page} is not in flight`);
+				return entry;
+			};
+			return { pending, fetchPage, open, started: () => pending.map((e) => e.page) };
+		}
+		const settleAll = () => wait(0);
+
+		async function startFourWide(rateLimitPage2: boolean) {
+			const all = items(12);
+			const gateway = manualGateway(all, 1);
+			const sleeps: number[] = [];
+			const promise = readListing<Item>({
+				fetchPage: gateway.fetchPage,
+				pageSize: 1,
+				keyOf,
+				scheduler: new RequestScheduler({
+					width: 4,
+					isRateLimited,
+					sleep: async (ms) => {
+						sleeps.push(ms);
+					},
+					random: () => 0.5,
+				}),
+			});
+			await settleAll();
+			expect(gateway.started()).toEqual([1]);
+			gateway.open(1).resolve();
+			await settleAll();
+			expect(gateway.started()).toEqual([1, 2, 3, 4, 5]);
+			if (rateLimitPage2) {
+				gateway.open(2).reject(new RateLimited());
+				await settleAll();
+				// Page 2 is asked again after the pause, in the same slot.
+				expect(gateway.started()).toEqual([1, 2, 3, 4, 5, 2]);
+				expect(sleeps).toEqual([188]);
+			}
+			return { all, gateway, promise, sleeps };
+		}
+
+		async function finish(gateway: ReturnType<typeof manualGateway>, promise: Promise<unknown>) {
+			let done = false;
+			promise.then(
+				() => (done = true),
+				() => (done = true),
+			);
+			for (let guard = 0; !done && guard < 200; guard++) {
+				gateway.pending.filter((e) => !e.done).forEach((e) => e.resolve());
+				await settleAll();
+			}
+			expect(done).toBe(true);
+		}
+
+		it('without a rate limit, a finished page makes room for the next one at once (control)', async () => {
+			const { all, gateway, promise } = await startFourWide(false);
+			gateway.open(3).resolve();
+			await settleAll();
+			expect(gateway.started()).toEqual([1, 2, 3, 4, 5, 6]);
+			await finish(gateway, promise);
+			expect((await promise).items).toEqual(all);
+		});
+
+		it('halves the width after a rate limit, then grows it back by one after a round of successes', async () => {
+			const { all, gateway, promise } = await startFourWide(true);
+			// In flight: 2 (retry), 4, 5. Width 4 would start page 6 now; width 2 does not.
+			gateway.open(3).resolve();
+			await settleAll();
+			expect(gateway.started()).toEqual([1, 2, 3, 4, 5, 2]);
+			// Two successes at width 2 grow it to 3: with 2 in flight, exactly one new page starts.
+			gateway.open(4).resolve();
+			await settleAll();
+			expect(gateway.started()).toEqual([1, 2, 3, 4, 5, 2, 6]);
+			await finish(gateway, promise);
+			const { items: got, stats } = await promise;
+			expect(got).toEqual(all);
+			expect(stats.retries).toBe(1);
+			expect(stats.requests).toBe(13);
+			expect(stats.rereads).toBe(0);
+		});
+
+		it('retries a rate-limited page with doubling pauses and still returns everything once', async () => {
+			const all = items(30);
+			const limitedCalls = new Map<number, number>();
+			const gateway = fakeListingGateway({
+				pageSize: 3,
+				listing: () => all,
+				delayMs: (page) => 1 + (page % 3),
+				fail: (page) => {
+					// Pages 4 and 7 are refused three times, page 9 once.
+					const seen = limitedCalls.get(page) ?? 0;
+					const times = page === 4 || page === 7 ? 3 : page === 9 ? 1 : 0;
+					if (seen < times) {
+						limitedCalls.set(page, seen + 1);
+						return new RateLimited();
+					}
+					return undefined;
+				},
+			});
+			const { promise, sleeps } = readWith(gateway, 3, { width: 4, baseDelayMs: 100 });
+			const { items: got, stats } = await promise;
+			expect(got).toEqual(all);
+			expect(stats.retries).toBe(7);
+			expect(stats.requests).toBe(10 + 7);
+			expect(gateway.log.calls.filter((p) => p === 4)).toHaveLength(4);
+			expect(gateway.log.peakInFlight).toBeLessThanOrEqual(4);
+			// the one retry policy: between half and all of base * 2^attempt; random 0.5 gives three quarters
+			expect([...sleeps].sort((a, b) => a - b)).toEqual([75, 75, 75, 150, 150, 300, 300]);
+		});
+
+		it('retries a rate-limited page 1', async () => {
+			const all = items(8);
+			let refused = 0;
+			const gateway = fakeListingGateway({
+				pageSize: 4,
+				listing: () => all,
+				fail: (page) => (page === 1 && refused++ < 2 ? new RateLimited() : undefined),
+			});
+			const { promise, sleeps } = readWith(gateway, 4);
+			const { items: got, stats } = await promise;
+			expect(got).toEqual(all);
+			expect(gateway.log.calls).toEqual([1, 1, 1, 2]);
+			expect(sleeps).toEqual([188, 375]);
+			expect(stats.retries).toBe(2);
+		});
+
+		it('gives up after its retries and passes the rate-limit error on', async () => {
+			const all = items(20);
+			const marker = new RateLimited();
+			const gateway = fakeListingGateway({
+				pageSize: 5,
+				listing: () => all,
+				fail: (page) => (page === 3 ? marker : undefined),
+			});
+			const { promise, sleeps } = readWith(gateway, 5, { width: 1, retries: 2 });
+			expect(await rejection(promise)).toBe(marker);
+			expect(gateway.log.calls.filter((p) => p === 3)).toHaveLength(3);
+			expect(sleeps).toEqual([188, 375]);
+			// Not a changed listing: nothing is read again.
+			expect(gateway.log.calls.filter((p) => p === 1)).toHaveLength(1);
+			expect(gateway.log.calls).not.toContain(4);
+		});
+
+		it('returns everything once under random rate limits (property)', async () => {
+			await fc.assert(
+				fc.asyncProperty(
+					fc.integer({ min: 1, max: 60 }),
+					fc.integer({ min: 1, max: 8 }),
+					fc.integer({ min: 1, max: 6 }),
+					fc.array(fc.boolean(), { minLength: 1, maxLength: 13 }),
+					fc.array(fc.nat({ max: 2 }), { minLength: 1, maxLength: 7 }),
+					async (n, size, concurrency, limitPattern, delays) => {
+						const all = items(n);
+						const refusals = new Map<number, number>();
+						const gateway = fakeListingGateway({
+							pageSize: size,
+							listing: () => all,
+							delayMs: (_p, call) => delays[call % delays.length],
+							// Up to 3 refusals for a page, as the pattern says (the default policy allows 3 retries).
+							fail: (page) => {
+								const k = refusals.get(page) ?? 0;
+								if (k < 3 && limitPattern[(page + k) % limitPattern.length]) {
+									refusals.set(page, k + 1);
+									return new RateLimited();
+								}
+								return undefined;
+							},
+						});
+						const { items: got, stats } = await readWith(gateway, size, { width: concurrency }).promise;
+						expect(got).toEqual(all);
+						expect(gateway.log.peakInFlight).toBeLessThanOrEqual(concurrency);
+						expect(stats.requests).toBe(gateway.log.calls.length);
+						expect(stats.requests - stats.retries).toBe(Math.ceil(n / size));
+					},
+				),
+				{ numRuns: 100 },
+			);
+		});
+	});
+
+	describe('a rate-limited page after another page failed', () => {
+		const boom = new Error('HTTP 500 from the gateway');
+
+		it('does not retry a rate-limited page once another page has failed', async () => {
+			const all = items(20);
+			const gateway = fakeListingGateway({
+				pageSize: 5,
+				listing: () => all,
+				delayMs: (page) => (page === 2 ? 1 : 5),
+				fail: (page) => (page === 2 ? boom : page === 3 ? new RateLimited() : undefined),
+			});
+			const sleeps: number[] = [];
+			const error = await rejection(
+				readListing<Item>({
+					fetchPage: gateway.fetchPage,
+					pageSize: 5,
+					keyOf,
+					scheduler: new RequestScheduler({
+						width: 3,
+						isRateLimited,
+						sleep: async (ms) => {
+							sleeps.push(ms);
+						},
+					}),
+				}),
+			);
+			expect(error).toBe(boom);
+			// Page 3 was refused after the abort: no pause, no second request.
+			expect(gateway.log.calls.filter((p) => p === 3)).toHaveLength(1);
+			expect(sleeps).toEqual([]);
+		});
+
+		it('abandons a rate-limited page whose pause ends after another page failed', async () => {
+			const all = items(20);
+			let releasePause: () => void = () => undefined;
+			const gateway = fakeListingGateway({
+				pageSize: 5,
+				listing: () => all,
+				delayMs: (page) => (page === 2 ? 0 : 3),
+				fail: (page, call) => (page === 2 && call === 1 ? new RateLimited() : page === 3 ? boom : undefined),
+			});
+			const promise = readListing<Item>({
+				fetchPage: gateway.fetchPage,
+				pageSize: 5,
+				keyOf,
+				scheduler: new RequestScheduler({
+					width: 3,
+					isRateLimited,
+					sleep: () =>
+						new Promise<void>((resolve) => {
+							releasePause = resolve;
+						}),
+				}),
+			});
+			const outcome = rejection(promise);
+			// Wait until page 3 has failed; page 2 is in its pause meanwhile.
+			for (let i = 0; i < 400 && gateway.log.failures === 0; i++) await wait(5);
+			expect(gateway.log.failures).toBe(1);
+			expect(gateway.log.calls.filter((p) => p === 2)).toHaveLength(1);
+			releasePause();
+			expect(await outcome).toBe(boom);
+			expect(gateway.log.calls.filter((p) => p === 2)).toHaveLength(1);
+		});
+	});
+
+	describe('pacing (with a clock)', () => {
+		type Clock = ReturnType<typeof virtualTime>;
+
+		/** A gateway on the virtual clock: page `n` answers `latency(n)` ms after it was asked for, or throws `fail(n)`. */
+		function pacedGateway(
+			clock: Clock,
+			all: Item[],
+			latency: (page: number) => number,
+			fail?: (page: number) => unknown,
+		) {
+			const sent: Array<{ page: number; at: number }> = [];
+			const fetchPage = async (pageNumber: number): Promise<Page<Item>> => {
+				sent.push({ page: pageNumber, at: clock.now() });
+				await clock.sleep(latency(pageNumber));
+				const error = fail?.(pageNumber);
+				if (error !== undefined) throw error;
+				return pageOf(all, 5, pageNumber);
+			};
+			return { fetchPage, sent, times: () => sent.map((s) => s.at) };
+		}
+
+		/** The gateway's answer REQUEST_TRAFFIC_EXCEED_LIMIT, once, to the first request for `target`. */
+		function refuseOnce(target: number) {
+			let refused = false;
+			return (page: number) => {
+				if (page !== target || refused) return undefined;
+				refused = true;
+				return new RateLimited();
+			};
+		}
+
+		const readPaced = (
+			clock: Clock,
+			gateway: ReturnType<typeof pacedGateway>,
+			scheduling: Partial<SchedulerOptions> = {},
+		) =>
+			readListing<Item>({
+				fetchPage: gateway.fetchPage,
+				pageSize: 5,
+				keyOf,
+				scheduler: new RequestScheduler({
+					width: 4,
+					isRateLimited,
+					sleep: clock.sleep,
+					now: clock.now,
+					random: () => 0.5,
+					...scheduling,
+				}),
+			});
+
+		it('spreads requests over the round trip instead of sending a burst, and reads every item once', async () => {
+			const clock = virtualTime();
+			const all = items(100);
+			const gateway = pacedGateway(clock, all, () => 40);
+			const { items: got } = await clock.run(readPaced(clock, gateway));
+			expect(got).toEqual(all);
+			// Page 1 takes 40 ms; then one request every 40 / 4 = 10 ms, each place in the scheduler refilled as it frees.
+			expect(gateway.times()).toEqual([0, ...range(0, 18).map((i) => 40 + 10 * i)]);
+			expect(clock.now()).toBe(40 + 18 * 10 + 40);
+		});
+
+		it('without a clock, sends each round at once (no pacing)', async () => {
+			const clock = virtualTime();
+			const gateway = pacedGateway(clock, items(40), () => 40);
+			await clock.run(readPaced(clock, gateway, { now: undefined }));
+			expect(gateway.times()).toEqual([0, 40, 40, 40, 40, 80, 80, 80]);
+		});
+
+		it('paces by the fastest round trip seen: a slow page 1 or a slow page later does not slow the rest', async () => {
+			const clock = virtualTime();
+			const all = items(60);
+			// Page 1 takes 400 ms, page 2 20 ms, page 5 90 ms, the others 30 ms: the spacing is 20 / 4 from page 2 on.
+			const gateway = pacedGateway(clock, all, (page) => ({ 1: 400, 2: 20, 5: 90 })[page] ?? 30);
+			const { items: got } = await clock.run(readPaced(clock, gateway));
+			expect(got).toEqual(all);
+			// Page 3 would be due 400 / 4 = 100 ms after page 2, but page 2 answers in 20 ms: page 3 goes then.
+			expect(gateway.times().slice(0, 5)).toEqual([0, 400, 420, 425, 430]);
+			const gaps = gateway
+				.times()
+				.slice(2)
+				.map((t, i) => t - gateway.times()[i + 1]);
+			expect(Math.min(...gaps)).toBe(5);
+		});
+
+		it('paces the narrower scheduler more widely after a rate limit; the retry goes after its own backoff', async () => {
+			for (const jitter of [0, 0.1, 0.3, 0.5, 0.9]) {
+				const clock = virtualTime();
+				const all = items(50);
+				const gateway = pacedGateway(clock, all, () => 40, refuseOnce(3));
+				const { items: got, stats } = await clock.run(
+					readPaced(clock, gateway, { baseDelayMs: 100, random: () => jitter }),
+				);
+				expect(got).toEqual(all);
+				expect(stats.retries).toBe(1);
+				// Before the rate limit (at 90 ms), 40 / 4 = 10 ms apart. After it the scheduler is at most 3 wide
+				// while it grows back, so first attempts go out at least 40 / 3 ms apart.
+				expect(gateway.times().slice(0, 6)).toEqual([0, 40, 50, 60, 70, 80]);
+				const firstTries = gateway.sent.filter(
+					(s, i) => s.at > 90 && gateway.sent.findIndex((o) => o.page === s.page) === i,
+				);
+				expect(firstTries.length).toBeGreaterThan(2);
+				firstTries.slice(1).forEach((s, i) => expect(s.at - firstTries[i].at).toBeGreaterThanOrEqual(40 / 3 - 1e-9));
+				const retry = gateway.sent.filter((s) => s.page === 3)[1];
+				expect(retry.at).toBe(90 + Math.round(50 + 50 * jitter));
+			}
+		});
+
+		it('times the attempt that succeeded, not the backoff before it', async () => {
+			const clock = virtualTime();
+			const all = items(40);
+			const gateway = pacedGateway(clock, all, () => 40, refuseOnce(1));
+			const { items: got } = await clock.run(readPaced(clock, gateway, { baseDelayMs: 1000 }));
+			expect(got).toEqual(all);
+			// Page 1: refused at 40, retried at 40 + 750 (three quarters of 1000), answered at 830. The rate
+			// limit halved the width to 2 (it counts for the whole scheduler, page 1 included), so the
+			// spacing is 40 / 2, then 40 / 3 once it grows back: the round trip of 40, not 830.
+			const expected = [0, 790, 830, 850, 870, 870 + 40 / 3, 870 + 80 / 3, 910, 910 + 40 / 3];
+			expect(gateway.times()).toHaveLength(expected.length);
+			gateway.times().forEach((t, i) => expect(t).toBeCloseTo(expected[i], 6));
+		});
+
+		it('on a failure, starts no paced request and reports it at once, without waiting for the requests in flight', async () => {
+			const clock = virtualTime();
+			const boom = new Error('boom');
+			// Page 3 fails after 5 ms, while page 4 waits for its turn (due at 60) and page 2 is in flight until 80.
+			const gateway = pacedGateway(
+				clock,
+				items(100),
+				(page) => (page === 3 ? 5 : 40),
+				(page) => (page === 3 ? boom : undefined),
+			);
+			let rejectedAt: number | undefined;
+			const promise = readPaced(clock, gateway).catch((error: unknown) => {
+				rejectedAt = clock.now();
+				throw error;
+			});
+			expect(await clock.run(rejection(promise))).toBe(boom);
+			expect(gateway.sent.map((s) => s.page)).toEqual([1, 2, 3]);
+			// Page 3 failed at 55 (sent at 50, 5 ms); page 2 was still in flight until 80.
+			expect(rejectedAt).toBe(55);
+		});
+
+		it('does not spin when a pause ends before the clock has moved (a sleep that returns at once)', async () => {
+			const clock = virtualTime();
+			const all = items(40);
+			const gateway = pacedGateway(clock, all, () => 40);
+			let pauses = 0;
+			const { items: got } = await clock.run(
+				readPaced(clock, gateway, {
+					// After 1000 pauses a spinning scheduler stalls here instead of starving the event loop.
+					sleep: () => (++pauses > 1000 ? new Promise<void>(() => undefined) : Promise.resolve()),
+				}),
+			);
+			expect(got).toEqual(all);
+			expect(pauses).toBeLessThan(20);
+		});
 	});
 });

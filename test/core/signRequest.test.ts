@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, verify } from 'node:crypto';
 
-import { parseSignatureHeader } from '../../nodes/PartnerAccountInquiry/core/signing/signatureHeader';
-import { CONTENT_TYPE, signRequest } from '../../nodes/PartnerAccountInquiry/core/signing/signRequest';
+import { parseSignatureHeader } from '../../nodes/PartnerAccountInquiry/shared/core/signing/signatureHeader';
+import { CONTENT_TYPE, signRequest } from '../../nodes/PartnerAccountInquiry/shared/core/signing/signRequest';
 import { partnerPrivatePkcs8, partnerPublicSpki } from '../fixtures/keys';
 import { signingVectors } from '../fixtures/vectors';
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 
-import { SignatureHeaderError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import { SignatureHeaderError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import {
 	formatSignatureHeader,
 	parseSignatureHeader,
-} from '../../nodes/PartnerAccountInquiry/core/signing/signatureHeader';
+} from '../../nodes/PartnerAccountInquiry/shared/core/signing/signatureHeader';
 
 const SIG = Buffer.from('fb+/=?x\u00ff\u0000 signature bytes', 'latin1');
 const B64 = SIG.toString('base64');

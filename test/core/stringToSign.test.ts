@@ -1,9 +1,9 @@
-import { joinUrl } from '../../nodes/PartnerAccountInquiry/core/api/gateway';
+import { joinUrl } from '../../nodes/PartnerAccountInquiry/shared/core/api/gateway';
 import {
 	buildStringToSign,
 	signingUri,
 	stringToSignParts,
-} from '../../nodes/PartnerAccountInquiry/core/signing/stringToSign';
+} from '../../nodes/PartnerAccountInquiry/shared/core/signing/stringToSign';
 import { signingVectors } from '../fixtures/vectors';
 
 describe('buildStringToSign (docs/api.md, Signing a request)', () => {

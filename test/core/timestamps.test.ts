@@ -4,7 +4,7 @@ import {
 	checkResponseTime,
 	formatRequestTime,
 	parseTimestamp,
-} from '../../nodes/PartnerAccountInquiry/core/signing/timestamps';
+} from '../../nodes/PartnerAccountInquiry/shared/core/signing/timestamps';
 
 describe('formatRequestTime', () => {
 	it('writes whole seconds with an offset', () => {

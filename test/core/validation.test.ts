@@ -1,19 +1,19 @@
 import fc from 'fast-check';
 
-import { MAX_PAGE_SIZE, SUPPORTED_CURRENCIES } from '../../nodes/PartnerAccountInquiry/core/api/fields';
-import { PartnerError, ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import { ACCESS_TOKEN, MAX_PAGE_SIZE, SUPPORTED_CURRENCIES } from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
+import { PartnerError, ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import {
 	ASSET_TYPES,
 	compactBody,
 	QUOTA_METHODS,
 	RELATION_FILTERS,
 	TRADE_TYPES,
-	validateAccessToken,
+	checkFieldValue,
 	validateBeneficiaryListRequest,
 	validateQuotaRequest,
 	type BeneficiaryListRequest,
 	type QuotaRequest,
-} from '../../nodes/PartnerAccountInquiry/core/api/validation';
+} from '../../nodes/PartnerAccountInquiry/shared/core/api/validation';
 
 /** Runs `fn`; returns the ValidationError it threw (failing the test on any other throw), or undefined. */
 function caught(fn: () => void): ValidationError | undefined {
@@ -362,7 +362,10 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 	});
 });
 
-describe('validateAccessToken (docs/api.md, List beneficiaries and Request headers)', () => {
+/** The access token's row: a body field of the listing, a header of the quota call. */
+const validateAccessToken = (value: string | undefined) => checkFieldValue(ACCESS_TOKEN, value);
+
+describe('the access token row (docs/api.md, List beneficiaries and Request headers)', () => {
 	it('accepts no token, a short token and 64 characters', () => {
 		expect(caught(() => validateAccessToken(undefined))).toBeUndefined();
 		expect(caught(() => validateAccessToken('tok'))).toBeUndefined();

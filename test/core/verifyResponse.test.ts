@@ -1,11 +1,11 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import fc from 'fast-check';
 
-import { PartnerError, ResponseVerificationError } from '../../nodes/PartnerAccountInquiry/core/errors';
-import { formatSignatureHeader } from '../../nodes/PartnerAccountInquiry/core/signing/signatureHeader';
-import { signContent } from '../../nodes/PartnerAccountInquiry/core/signing/rsa';
-import { buildStringToSign } from '../../nodes/PartnerAccountInquiry/core/signing/stringToSign';
-import { verifyResponse } from '../../nodes/PartnerAccountInquiry/core/signing/verifyResponse';
+import { PartnerError, ResponseVerificationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
+import { formatSignatureHeader } from '../../nodes/PartnerAccountInquiry/shared/core/signing/signatureHeader';
+import { signContent } from '../../nodes/PartnerAccountInquiry/shared/core/signing/rsa';
+import { buildStringToSign } from '../../nodes/PartnerAccountInquiry/shared/core/signing/stringToSign';
+import { verifyResponse } from '../../nodes/PartnerAccountInquiry/shared/core/signing/verifyResponse';
 import { otherPrivate, servicePrivate, servicePublic } from '../fixtures/keys';
 
 const URI = '/amsin/api/v1/business/account/inquiryAvailableQuota';
@@ -13,6 +13,9 @@ const serviceKey = createPrivateKey(servicePrivate);
 const publicKey = createPublicKey(servicePublic);
 const BODY =
 	'{"result":{"resultStatus":"S","resultCode":"SUCCESS","resultMessage":"success"},"availableQuota":{"currency":"USD","value":"12345"}}';
+
+/** The local clock at the default response-time, so that only what a test changes can fail. */
+const FRESH = { nowMs: Date.parse('2026-11-22T10:00:00+08:00'), toleranceSeconds: 300 };
 
 function signedResponse(body: string, opts: { key?: typeof serviceKey; time?: string; clientId?: string } = {}) {
 	const time = opts.time ?? '2026-11-22T10:00:00+08:00';
@@ -25,7 +28,7 @@ function signedResponse(body: string, opts: { key?: typeof serviceKey; time?: st
 }
 
 function verify(headers: Record<string, unknown>, body: string | Buffer = BODY) {
-	return verifyResponse({ method: 'POST', uri: URI, clientId: 'client-1', headers, body, publicKey });
+	return verifyResponse({ method: 'POST', uri: URI, clientId: 'client-1', headers, body, publicKey, ...FRESH });
 }
 
 function reason(fn: () => unknown): string {

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
-import { toNodeError } from '../../nodes/PartnerAccountInquiry/actions/errorMapping';
-import { ValidationError } from '../../nodes/PartnerAccountInquiry/core/errors';
+import { toNodeError } from '../../nodes/PartnerAccountInquiry/shared/errorMapping';
+import { ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 
 const PLANTED = 'planted-access-token-5f1c';
 const node: INode = {

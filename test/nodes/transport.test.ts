@@ -1,5 +1,5 @@
-import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/core/errors';
-import { networkError } from '../../nodes/PartnerAccountInquiry/transport/request';
+import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
+import { networkError } from '../../nodes/PartnerAccountInquiry/shared/transport/wire';
 
 describe('networkError: which send failures are worth a retry', () => {
 	it.each([

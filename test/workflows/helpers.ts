@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode, sandboxCredentials, type NodeRun } from '../harness/engine';
+import { runNode, sandboxCredentials, type NodeRun } from '../../sandbox/engine';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../sandbox/server';
 
 /** One simulator per test file, reset before each test. */

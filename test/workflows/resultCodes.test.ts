@@ -158,7 +158,7 @@ describe('Continue On Fail', () => {
 
 describe('as an AI agent’s tool', () => {
 	it('answers a failure with an error item the model can read, instead of throwing', async () => {
-		const { runNode, sandboxCredentials, NODE_TYPE } = await import('../harness/engine');
+		const { runNode, sandboxCredentials, NODE_TYPE } = await import('../../sandbox/engine');
 		const run = await runNode({
 			nodeTypeName: `${NODE_TYPE}Tool`,
 			parameters: {

@@ -5,9 +5,9 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SUMMARY_FIELDS } from '../../nodes/PartnerAccountInquiry/core/trigger/changes';
+import { SUMMARY_FIELDS } from '../../nodes/PartnerAccountInquiry/trigger/changes';
 import type { Beneficiary } from '../../sandbox/data';
-import { activateTrigger, sandboxCredentials, type PollerOptions } from '../harness/engine';
+import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
 import { useSimulator } from './helpers';
 
 const { sim } = useSimulator();

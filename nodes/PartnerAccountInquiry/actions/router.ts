@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { ValidationError } from '../core/errors';
-import { ApiSession } from '../transport/request';
-import { errorItem, toNodeError } from './errorMapping';
+import { ValidationError } from '../shared/core/errors';
+import { ApiSession } from '../shared/transport/session';
+import { errorItem, toNodeError } from '../shared/errorMapping';
 import * as getAvailableQuota from './getAvailableQuota.operation';
 import * as listBeneficiaries from './listBeneficiaries.operation';
 

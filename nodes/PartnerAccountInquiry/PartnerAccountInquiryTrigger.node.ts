@@ -1,0 +1,106 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { toNodeError } from './shared/errorMapping';
+import {
+	accessTokenOption,
+	connectedAccountIdOption,
+	customerIdOption,
+	filtersCollection,
+	optionsCollection,
+	quotaFields,
+	timeoutOption,
+} from './shared/properties';
+import { ApiSession } from './shared/transport/session';
+import {
+	BENEFICIARY_EVENTS,
+	EVENT_SUBTITLE,
+	isBeneficiaryEvent,
+	isQuotaEvent,
+	QUOTA_EVENTS,
+	TRIGGER_EVENTS,
+} from './trigger/events';
+import { pollBeneficiaries, pollQuota } from './trigger/poll';
+
+const beneficiaryShow = { show: { event: BENEFICIARY_EVENTS } };
+const quotaShow = { show: { event: QUOTA_EVENTS } };
+/** A poll's requests at once: a trigger asks one question, so a narrow stream suffices. */
+const POLL_CONCURRENCY = 4;
+
+/** Poll contexts seen: n8n makes one per activation and reuses it for every poll of that activation. */
+const activations = new WeakSet<object>();
+
+export class PartnerAccountInquiryTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Partner Account Inquiry Trigger',
+		name: 'partnerAccountInquiryTrigger',
+		icon: {
+			light: 'file:../../icons/partnerAccountInquiry.svg',
+			dark: 'file:../../icons/partnerAccountInquiry.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: EVENT_SUBTITLE,
+		description:
+			'Starts the workflow when a beneficiary is bound, removed or changed, or when the available FX quota crosses a threshold or changes',
+		defaults: { name: 'Partner Account Inquiry Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'partnerAccountInquiryApi', required: true }],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				required: true,
+				default: 'beneficiaryAdded',
+				options: TRIGGER_EVENTS.map(({ name, value, description }) => ({ name, value, description })),
+			},
+			filtersCollection(beneficiaryShow),
+			optionsCollection(beneficiaryShow, [
+				accessTokenOption('the accessToken body field'),
+				customerIdOption,
+				timeoutOption,
+			]),
+			...quotaFields(quotaShow.show),
+			{
+				displayName: 'Threshold',
+				name: 'threshold',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				required: true,
+				default: 10000,
+				displayOptions: { show: { event: ['quotaBelowThreshold'] } },
+				description:
+					'In major units of the currency (10000 USD, not cents): the event fires when the quota falls below it',
+			},
+			optionsCollection(quotaShow, [
+				accessTokenOption('the Access-Token header'),
+				connectedAccountIdOption,
+				timeoutOption,
+			]),
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const event = this.getNodeParameter('event') as string;
+		const manual = this.getMode() === 'manual';
+		const staticData = this.getWorkflowStaticData('node');
+		// A fresh activation starts from a fresh baseline; a restart of n8n ('init') carries on.
+		const firstPollOfActivation = !activations.has(this);
+		activations.add(this);
+		if (firstPollOfActivation && this.getActivationMode() === 'activate' && !manual) delete staticData.state;
+		try {
+			const session = await ApiSession.open(this, POLL_CONCURRENCY);
+			if (isBeneficiaryEvent(event)) return await pollBeneficiaries(this, session, event, staticData, manual);
+			if (isQuotaEvent(event)) return await pollQuota(this, session, event, staticData, manual);
+			throw new NodeOperationError(this.getNode(), `The event "${event}" is not supported`);
+		} catch (error) {
+			// Nothing from a failed poll is emitted and the saved state is left as it was: the next
+			// successful poll emits what this one missed.
+			throw toNodeError(this.getNode(), error, 0);
+		}
+	}
+}

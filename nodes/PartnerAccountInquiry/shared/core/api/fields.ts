@@ -1,0 +1,291 @@
+/**
+ * Every value the package sends, body field or header, one row each: the single source of every
+ * rule about it. The node's parameters (shared/properties.ts), the checks before sending
+ * (validation.ts for body fields, headerValues.ts for headers), the redaction of secrets and the
+ * checks of what comes back are all derived from these rows. See docs/api.md.
+ */
+
+export interface Choice {
+	value: string;
+	label: string;
+	description?: string;
+}
+
+/** How the gateway applies a filter, which decides whether an answer can be checked against it. */
+export type Match =
+	/** Every returned beneficiary that carries `responseField` must hold the value sent (or one of the values). */
+	| 'exact'
+	/** Part of a value matches, in ways the API does not define: an answer cannot be checked against it. */
+	| 'fuzzy'
+	/** Not a filter. */
+	| 'none';
+
+export interface FieldRule {
+	/** The body field, node parameter or credential field name. */
+	name: string;
+	label: string;
+	description: string;
+	placeholder?: string;
+	/** text: a string; choice: one of `choices`; choices: a list of distinct `choices`. */
+	kind: 'text' | 'choice' | 'choices';
+	choices?: readonly Choice[];
+	/** In Unicode code points, as the API counts characters. */
+	maxLength?: number;
+	pattern?: { regex: RegExp; text: string };
+	/** Never shown in an error, a log or an output item. */
+	secret?: boolean;
+	match: Match;
+	/** The beneficiary field an exact filter constrains. */
+	responseField?: string;
+	/**
+	 * The HTTP header the value travels in, where it travels as one (a header carries printable
+	 * ASCII only: headerValues.ts). A row without it is a body field.
+	 */
+	header?: string;
+}
+
+const codes = (values: readonly string[]): Choice[] => values.map((value) => ({ value, label: value }));
+
+export const SUPPORTED_CURRENCIES = [
+	'USD',
+	'EUR',
+	'GBP',
+	'NZD',
+	'CAD',
+	'AUD',
+	'JPY',
+	'SGD',
+	'HKD',
+	'CNH',
+	'CNY',
+	'KRW',
+] as const;
+
+export const MAX_PAGE_SIZE = 50;
+
+/** Access token: the body field `accessToken` of the listing, the Access-Token header of the quota call. Max 64. */
+export const ACCESS_TOKEN: FieldRule = {
+	name: 'accessToken',
+	label: 'Access Token',
+	description: 'OAuth access token, when the account is reached through OAuth authorization',
+	kind: 'text',
+	maxLength: 64,
+	secret: true,
+	match: 'none',
+	header: 'Access-Token',
+};
+
+// The API gives no length for the IDs below: 128 is a generous cap that no issued ID reaches.
+
+/** The customer whose beneficiaries are listed (the listing's Connected-CustomerId). */
+export const CUSTOMER_ID: FieldRule = {
+	name: 'customerId',
+	label: 'Customer ID',
+	description:
+		'The account whose beneficiaries to list, sent as the Connected-CustomerId header; empty lists your own account',
+	kind: 'text',
+	maxLength: 128,
+	match: 'none',
+	header: 'Connected-CustomerId',
+};
+
+/** The customer's account whose quota is read, when a partner manages it (the quota's Connected-AccountId). */
+export const CONNECTED_ACCOUNT_ID: FieldRule = {
+	name: 'connectedAccountId',
+	label: 'Connected Account ID',
+	description: "When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
+	kind: 'text',
+	maxLength: 128,
+	match: 'none',
+	header: 'Connected-AccountId',
+};
+
+/** The credential's client ID (the Client-Id header of every request, and part of what is signed). */
+export const CLIENT_ID: FieldRule = {
+	name: 'clientId',
+	label: 'Client ID',
+	description: 'The client ID issued to you, sent as the Client-Id header',
+	kind: 'text',
+	maxLength: 128,
+	match: 'none',
+	header: 'Client-Id',
+};
+
+/** The credential's key version, an attribute of the Signature header. */
+export const KEY_VERSION: FieldRule = {
+	name: 'keyVersion',
+	label: 'Key Version',
+	description:
+		'The version of the key pair, sent as keyVersion in the Signature header (the developer centre shows it)',
+	kind: 'text',
+	maxLength: 32,
+	// It is spliced into "algorithm=RSA256, keyVersion=<v>, signature=...": no ',', '=' or space.
+	pattern: { regex: /^[A-Za-z0-9._-]+$/, text: 'letters, digits, ".", "_" or "-"' },
+	match: 'none',
+	header: 'Signature',
+};
+
+/** The listing's filters (request body of the beneficiary list), in the API's order. */
+export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
+	{
+		name: 'beneficiaryToken',
+		label: 'Beneficiary Token',
+		description: "Base64 token holding the beneficiary's bank account details; max 128 characters",
+		kind: 'text',
+		maxLength: 128,
+		secret: true,
+		match: 'exact',
+		responseField: 'beneficiaryToken',
+	},
+	{
+		name: 'beneficiaryNick',
+		label: 'Beneficiary Nickname',
+		description: 'Nickname the customer gave the beneficiary; max 70 characters',
+		kind: 'text',
+		maxLength: 70,
+		// The API does not say whether a nickname matches exactly or in part: not checked in answers.
+		match: 'fuzzy',
+	},
+	{
+		name: 'referenceBeneficiaryId',
+		label: 'Reference Beneficiary ID',
+		description: 'Your own unique ID of the beneficiary; max 64 characters',
+		kind: 'text',
+		maxLength: 64,
+		match: 'exact',
+		responseField: 'referenceBeneficiaryId',
+	},
+	{
+		name: 'bankAccountNo',
+		label: 'Bank Account Number',
+		description: 'Domestic bank or wallet account number: upper-case letters and digits, at most 34',
+		kind: 'text',
+		// The API states both a length limit of 64 and a pattern of at most 34: the pattern is the
+		// rule that decides (at most 34); a value over 64 is reported against the length limit first.
+		maxLength: 64,
+		pattern: { regex: /^[A-Z0-9]{0,34}$/, text: '^[A-Z0-9]{0,34}$ (upper-case letters and digits, at most 34)' },
+		match: 'exact',
+		responseField: 'bankAccountNo',
+	},
+	{
+		name: 'bankAccountIBAN',
+		label: 'Bank Account IBAN',
+		description: 'IBAN of the beneficiary account, without spaces; max 34 characters',
+		placeholder: 'GB29NWBK60161331926819',
+		kind: 'text',
+		maxLength: 34,
+		pattern: {
+			regex: /^[A-Z]{2,2}[0-9]{2,2}[a-zA-Z0-9]{1,30}$/,
+			text: '^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$ (country code, check digits, then up to 30 letters or digits; no spaces)',
+		},
+		match: 'exact',
+		responseField: 'bankAccountIBAN',
+	},
+	{
+		name: 'currencyList',
+		label: 'Currencies',
+		description: 'Only beneficiaries in these currencies; none selected means all',
+		kind: 'choices',
+		choices: codes(SUPPORTED_CURRENCIES),
+		match: 'exact',
+		responseField: 'currency',
+	},
+	{
+		name: 'assetType',
+		label: 'Asset Type',
+		description: 'Only beneficiaries of this asset type',
+		kind: 'choice',
+		choices: [
+			{ value: 'BANK_ACCOUNT', label: 'Bank Account' },
+			{ value: 'WALLET_ACCOUNT', label: 'Wallet Account' },
+		],
+		match: 'exact',
+		responseField: 'assetType',
+	},
+	{
+		name: 'relationFilter',
+		label: 'Relation',
+		description: 'Only same-name or third-party beneficiaries; none selected means all',
+		kind: 'choices',
+		choices: [
+			{ value: 'SAME_NAME', label: 'Same Name' },
+			{ value: 'THIRD_PARTY', label: 'Third Party' },
+		],
+		// The API matches the relation fuzzily.
+		match: 'fuzzy',
+	},
+	{
+		name: 'accountName',
+		label: 'Account Name',
+		description: 'Account holder name; the gateway matches it fuzzily (part of the name is enough)',
+		kind: 'text',
+		match: 'fuzzy',
+	},
+];
+
+/** The listing's whole body: the access token, the filters, and the two paging fields (checked as ranges). */
+export const BENEFICIARY_LIST_FIELDS: readonly FieldRule[] = [ACCESS_TOKEN, ...BENEFICIARY_FILTERS];
+
+export interface QuotaMethod extends Choice {
+	/** What the accumulation ID identifies under this method. */
+	subject: string;
+}
+
+export const QUOTA_METHOD_CHOICES: readonly QuotaMethod[] = [
+	{
+		value: 'USER_ID',
+		label: 'User ID',
+		subject: 'service user ID',
+		description: 'Quota accumulated per service user: the ID is the service user ID',
+	},
+	{
+		value: 'RECEIVING_ACCOUNT',
+		label: 'Receiving Account',
+		subject: 'receiving account',
+		description: 'Quota accumulated per receiving account: the ID is the receiving account',
+	},
+	{
+		value: 'VIRTUAL_ACCOUNT',
+		label: 'Virtual Account',
+		subject: 'virtual account',
+		description: 'Quota accumulated per virtual account: the ID is the virtual account',
+	},
+	{
+		value: 'BENEFICIARY',
+		label: 'Beneficiary',
+		subject: 'beneficiary ID',
+		description: 'Quota accumulated per beneficiary and trade type: the ID is the beneficiary ID',
+	},
+];
+
+export const TRADE_TYPE_CHOICES: readonly Choice[] = [
+	{ value: 'GOODS', label: 'Goods' },
+	{ value: 'SERVICE', label: 'Service' },
+];
+
+/** Only this accumulation method takes (and requires) a trade type. */
+export const METHOD_WITH_TRADE_TYPE = 'BENEFICIARY';
+
+/** Whole-number options (node and credential): the editor's bounds and the check in code come from here. */
+export interface NumberRange {
+	min: number;
+	max?: number;
+	default: number;
+}
+
+export const NUMBER_OPTIONS = {
+	limit: { min: 1, default: 50 },
+	pageSize: { min: 1, max: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE },
+	concurrency: { min: 1, max: 10, default: 8 },
+	timeout: { min: 1000, max: 300_000, default: 30_000 },
+	// The credential's: how far a response-time may be from the local clock. 300 s as well-run
+	// webhook verifiers default to; never 0 ("no check") by accident.
+	responseTimeToleranceSeconds: { min: 1, max: 86_400, default: 300 },
+} as const satisfies Record<string, NumberRange>;
+
+/** Names of every field whose value is never shown. */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(
+	[...BENEFICIARY_LIST_FIELDS].filter((rule) => rule.secret).map((rule) => rule.name),
+);
+
+export const values = (choices: readonly Choice[]): string[] => choices.map((choice) => choice.value);

@@ -1,0 +1,113 @@
+/**
+ * Judging one raw answer of the gateway, before anything from it is used (docs/api.md): an
+ * unsigned failure is only reported; a signed answer must be whole, authentic and current
+ * (verifyResponse), valid UTF-8 JSON, and carry a result whose status is S. Pure: the bytes come
+ * from the transport, the clock and keys from the session.
+ */
+import type { KeyObject } from 'node:crypto';
+
+import { ApiResultError, RequestError, TransientError } from '../errors';
+import { settleSync } from '../flow/settle';
+import { verifyResponse } from '../signing/verifyResponse';
+import { parseResponseBody } from './responseBody';
+import type { ApiResult } from './resultCodes';
+
+/** What is read of a signed answer at most. A page of 50 beneficiaries is 20 to 60 KiB; a body
+ * beyond this (an endless stream, a gzip bomb once inflated) is not read further. */
+export const MAX_SIGNED_BODY_BYTES = 8 * 1024 * 1024;
+/** An unsigned answer (an HTTP error page, an unsigned failure) is only reported: its start is enough. */
+export const MAX_UNSIGNED_BODY_BYTES = 64 * 1024;
+
+/** One answer as it came off the wire. */
+export interface RawAnswer {
+	status: number;
+	headers: Record<string, unknown>;
+	/** The body's bytes, at most the cap for its kind. */
+	body: Buffer;
+	/** There was more than `body`. */
+	truncated: boolean;
+}
+
+/** What the answer must be checked against: the request it answers, our client, the service's key, now. */
+export interface AnswerContext {
+	uri: string;
+	clientId: string;
+	publicKey: KeyObject;
+	nowMs: number;
+	toleranceSeconds: number;
+}
+
+/** Whether an answer carries a signature header: it decides how much of its body is read. */
+export function isSigned(headers: Record<string, unknown>): boolean {
+	return Object.keys(headers).some((name) => name.toLowerCase() === 'signature');
+}
+
+/** The answer's data, when it is a verified, fresh, well-formed success; otherwise the error that says why not. */
+export function judgeAnswer(answer: RawAnswer, context: AnswerContext): Record<string, unknown> {
+	const { status, headers, body: raw, truncated } = answer;
+	if (!isSigned(headers)) {
+		// An unsigned failure is reported (it carries nothing to trust); an unsigned success is refused below.
+		const failure = truncated ? undefined : unsignedFailure(raw);
+		if (failure) throw new ApiResultError(failure, true);
+		if (status === 429 || status >= 500) {
+			throw new TransientError(`The gateway answered HTTP ${status}`, snippet(raw), status);
+		}
+		if (status < 200 || status >= 300) {
+			throw new RequestError(
+				`The gateway answered HTTP ${status} with no signed API result`,
+				`Check the Gateway or Base URL in the credential. The body began: ${snippet(raw)}`,
+				status,
+			);
+		}
+	}
+	if (truncated) {
+		throw new RequestError(
+			`The gateway's answer is larger than ${MAX_SIGNED_BODY_BYTES / 1024 / 1024} MiB, the most this node reads; it was not read further`,
+			'A genuine answer is far smaller (a page of 50 beneficiaries is under 100 KiB). Check the Base URL and any proxy in between; nothing from this answer was used.',
+		);
+	}
+	// A signed answer is judged by its result code whatever the HTTP status (the API defines none).
+	verifyResponse({ method: 'POST', headers, body: raw, ...context });
+	const data = parseJson(raw);
+	const result = data.result as ApiResult | undefined;
+	if (!result || typeof result !== 'object' || typeof result.resultStatus !== 'string') {
+		throw new RequestError(
+			'The response has no result object with a resultStatus',
+			'The gateway answered something other than this API: check the Base URL.',
+		);
+	}
+	if (!RESULT_STATUSES.includes(result.resultStatus)) {
+		throw new RequestError(
+			`The response is malformed: its resultStatus is ${JSON.stringify(result.resultStatus.slice(0, 20))}, not S, F or U`,
+			'The answer does not follow the API, so it was not used. Contact support quoting this message.',
+		);
+	}
+	if (result.resultStatus !== 'S') throw new ApiResultError(result);
+	return data;
+}
+
+const RESULT_STATUSES: readonly string[] = ['S', 'F', 'U'];
+
+function unsignedFailure(raw: Buffer): Record<string, unknown> | undefined {
+	const parsed = settleSync((): unknown => JSON.parse(raw.toString('utf8')));
+	const result = parsed.ok ? (parsed.value as Record<string, unknown> | null)?.result : undefined;
+	if (!result || typeof result !== 'object') return undefined;
+	const { resultStatus } = result as Record<string, unknown>;
+	return resultStatus === 'F' || resultStatus === 'U' ? (result as Record<string, unknown>) : undefined;
+}
+
+function parseJson(raw: Buffer): Record<string, unknown> {
+	const parsed = parseResponseBody(raw);
+	if (!parsed.ok) {
+		throw new RequestError(
+			parsed.problem,
+			'The gateway sent a broken or unexpected response; try again, then check the Base URL or contact support.',
+		);
+	}
+	return parsed.value as Record<string, unknown>;
+}
+
+function snippet(raw: Buffer): string {
+	const text = raw.subarray(0, 1024).toString('utf8').replace(/\s+/g, ' ').trim();
+	return text.length > 120 ? `${text.slice(0, 120)}…` : text || '(empty)';
+}

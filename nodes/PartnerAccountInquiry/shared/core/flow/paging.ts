@@ -1,0 +1,218 @@
+/**
+ * The paging planner and reader: framework-free, with the page fetcher injected. Return All reads
+ * page 1, learns totalPageNumber, then reads the rest through the execution's request scheduler,
+ * keeping at most the scheduler's width of pages asked for at a time. Each page is checked as it arrives; items come out in API order, every beneficiary
+ * exactly once; a listing that changes while it is read is read once more, then refused with the
+ * counts. The first failure ends the listing at once and drops its pages not yet started.
+ */
+import { ListingChangedError } from '../errors';
+import type { RequestScheduler } from './scheduler';
+import { settle } from './settle';
+
+export interface Page<T> {
+	items: T[];
+	totalCount: number;
+	totalPageNumber: number;
+	currentPageNumber: number;
+}
+
+export interface ReadListingOptions<T> {
+	/** One attempt at one page (the scheduler retries it). */
+	fetchPage: (pageNumber: number, signal: AbortSignal) => Promise<Page<T>>;
+	pageSize: number;
+	/** Stop after this many items; undefined reads everything. */
+	limit?: number;
+	/** Identity of an item for the exactly-once check. */
+	keyOf: (item: T) => string;
+	/**
+	 * The execution's scheduler, shared with every other request of the execution: it decides
+	 * width, pacing and retries. At most its width of pages is asked for at a time.
+	 */
+	scheduler: RequestScheduler;
+	/** Ends the listing at once (its item is no longer wanted). */
+	signal?: AbortSignal;
+}
+
+export interface ListingStats {
+	/** Attempts sent, retries included. */
+	requests: number;
+	/** Attempts that failed and were tried again. */
+	retries: number;
+	rereads: number;
+	peakConcurrency: number;
+}
+
+/** Pages to read for a listing of `totalCount` items, given a limit. */
+export function planPages(totalCount: number, totalPageNumber: number, pageSize: number, limit?: number): number {
+	if (limit === undefined) return totalPageNumber;
+	const wanted = Math.min(limit, totalCount);
+	return Math.min(totalPageNumber, Math.ceil(wanted / pageSize));
+}
+
+export async function readListing<T>(options: ReadListingOptions<T>): Promise<{ items: T[]; stats: ListingStats }> {
+	const stats: ListingStats = { requests: 0, retries: 0, rereads: 0, peakConcurrency: 0 };
+	const { scheduler } = options;
+	const first = await settle(readOnce(options, scheduler, stats));
+	if (first.ok) return { items: first.value, stats };
+	if (!(first.error instanceof ListingChangedError)) throw first.error;
+	stats.rereads++;
+	return { items: await readOnce(options, scheduler, stats), stats };
+}
+
+async function readOnce<T>(
+	options: ReadListingOptions<T>,
+	scheduler: RequestScheduler,
+	stats: ListingStats,
+): Promise<T[]> {
+	const controller = new AbortController();
+	const outer = options.signal;
+	if (outer?.aborted) throw outer.reason;
+	outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+	let active = 0;
+	const fetch = async (pageNumber: number): Promise<Page<T>> => {
+		let started = false;
+		try {
+			return await scheduler.run((signal) => options.fetchPage(pageNumber, signal), {
+				signal: controller.signal,
+				onStart: () => {
+					started = true;
+					stats.peakConcurrency = Math.max(stats.peakConcurrency, ++active);
+				},
+				onAttempt: () => stats.requests++,
+				onRetry: () => stats.retries++,
+			});
+		} finally {
+			if (started) active--;
+		}
+	};
+	const first = await fetch(1);
+	const pageSize = checkFirstPage(first, options.pageSize);
+	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, pageSize, options.limit);
+	const pages = new Map<number, Page<T>>();
+	const seen = new Map<string, number>();
+	// Each page is checked as it arrives, so a listing that does not add up fails on the page that shows it.
+	const accept = (n: number, page: Page<T>) => {
+		checkPage(options, first, pageSize, n, page, seen);
+		pages.set(n, page);
+	};
+	if (pagesToRead >= 1) accept(1, first);
+	await readRest(2, pagesToRead, scheduler.maxWidth, fetch, accept, controller);
+	const items: T[] = [];
+	for (let n = 1; n <= pagesToRead; n++) items.push(...(pages.get(n) as Page<T>).items);
+	return options.limit === undefined ? items : items.slice(0, options.limit);
+}
+
+/**
+ * Asks for pages `from`..`to`, at most `window` at a time (so a huge page count is never queued
+ * at once), handing each to `accept` (which may refuse it). On the first failure it asks for
+ * nothing more, aborts the pages asked for and fails at once.
+ */
+function readRest<T>(
+	from: number,
+	to: number,
+	window: number,
+	fetch: (pageNumber: number) => Promise<Page<T>>,
+	accept: (pageNumber: number, page: Page<T>) => void,
+	controller: AbortController,
+): Promise<void> {
+	return new Promise((resolve, reject) => {
+		let next = from;
+		let pending = 0;
+		let failed = false;
+		const askMore = () => {
+			while (!failed && pending < window && next <= to) {
+				const pageNumber = next++;
+				pending++;
+				fetch(pageNumber)
+					.then((page) => {
+						if (!failed) accept(pageNumber, page);
+					})
+					.then(
+						() => {
+							pending--;
+							if (failed) return;
+							if (next > to && pending === 0) resolve();
+							else askMore();
+						},
+						(error: unknown) => {
+							pending--;
+							if (failed) return;
+							failed = true;
+							controller.abort(error);
+							reject(error);
+						},
+					);
+			}
+			if (!failed && next > to && pending === 0) resolve();
+		};
+		askMore();
+	});
+}
+
+/**
+ * Page 1 must add up before its totalPageNumber decides how many requests go out. Returns the
+ * page size the gateway really serves: a gateway with a lower page cap than the size asked for
+ * (it fills page 1 with fewer items, and counts its pages by that cap) is followed, not refused.
+ */
+function checkFirstPage<T>(first: Page<T>, pageSize: number): number {
+	const { totalCount, totalPageNumber } = first;
+	const served = first.items.length;
+	if (served > 0 && served < pageSize && served < totalCount && totalPageNumber === Math.ceil(totalCount / served)) {
+		return served;
+	}
+	const expectedPages = Math.ceil(totalCount / pageSize);
+	if (totalPageNumber !== expectedPages && !(totalCount === 0 && totalPageNumber <= 1)) {
+		throw new ListingChangedError(
+			`page 1 reports ${totalCount} beneficiaries in ${totalPageNumber} pages, but ${totalCount} at ${pageSize} a page make ${expectedPages}`,
+			expectedPages,
+			totalPageNumber,
+		);
+	}
+	return pageSize;
+}
+
+/** Page `n` agrees with page 1 and holds what it should; no beneficiary came back twice so far. */
+function checkPage<T>(
+	options: ReadListingOptions<T>,
+	first: Page<T>,
+	pageSize: number,
+	n: number,
+	page: Page<T>,
+	seen: Map<string, number>,
+): void {
+	const { totalCount, totalPageNumber } = first;
+	if (page.totalCount !== totalCount) {
+		throw new ListingChangedError(
+			`page 1 reported ${totalCount} beneficiaries, page ${n} reported ${page.totalCount}`,
+			totalCount,
+			page.totalCount,
+		);
+	}
+	if (page.currentPageNumber !== n) {
+		throw new ListingChangedError(
+			`page ${n} was asked for but page ${page.currentPageNumber} came back`,
+			n,
+			page.currentPageNumber,
+		);
+	}
+	const expectedOnPage = n < totalPageNumber ? pageSize : totalCount - (totalPageNumber - 1) * pageSize;
+	if (page.items.length !== expectedOnPage) {
+		throw new ListingChangedError(
+			`page ${n} holds ${page.items.length} beneficiaries where ${expectedOnPage} were due`,
+			expectedOnPage,
+			page.items.length,
+		);
+	}
+	for (const item of page.items) {
+		const key = options.keyOf(item);
+		const earlier = seen.get(key);
+		if (earlier !== undefined) {
+			throw new ListingChangedError(
+				`the same beneficiary came back on page ${Math.min(earlier, n)} and on page ${Math.max(earlier, n)} (the pages shifted)`,
+				totalCount,
+				seen.size + 1,
+			);
+		}
+		seen.set(key, n);
+	}
+}

@@ -1,0 +1,60 @@
+/**
+ * The one place where the package's errors become n8n errors, and where an error becomes a
+ * Continue On Fail (or AI tool) item. Nothing here carries a secret: the node's parameters are
+ * redacted before n8n serialises the node into the error.
+ */
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { SECRET_FIELDS } from './core/api/fields';
+import { PartnerError } from './core/errors';
+
+export type NodeError = NodeApiError | NodeOperationError;
+
+export function toNodeError(node: INode, error: unknown, itemIndex: number): NodeError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		// n8n's own errors (a failed expression, say) carry the node as it was given: hide its secrets too.
+		(error as { node: INode }).node = redacted(error.node ?? node);
+		return error;
+	}
+	const shownNode = redacted(node);
+	if (!(error instanceof PartnerError)) {
+		return new NodeOperationError(shownNode, error instanceof Error ? error : String(error), { itemIndex });
+	}
+	if (!error.isApiError) {
+		return new NodeOperationError(shownNode, error.message, { description: error.hint, itemIndex });
+	}
+	// Not `code`/`detail` keys: NodeApiError would replace our message with its generic one for known codes.
+	return new NodeApiError(shownNode, { summary: error.message, ...error.itemFields() } as JsonObject, {
+		message: error.message,
+		description: error.hint,
+		httpCode: error.httpCode === undefined ? undefined : String(error.httpCode),
+		itemIndex,
+	});
+}
+
+/** The item that stands for a failed input item: `{ error, description, ...the error's own fields }`. */
+export function errorItem(error: unknown, nodeError: NodeError): IDataObject {
+	const json: IDataObject = { error: nodeError.message };
+	if (nodeError.description) json.description = nodeError.description;
+	if (error instanceof PartnerError) Object.assign(json, error.itemFields());
+	return json;
+}
+
+function redactParameters(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(redactParameters);
+	if (!value || typeof value !== 'object') return value;
+	const copy: IDataObject = {};
+	for (const [key, inner] of Object.entries(value)) {
+		copy[key] =
+			SECRET_FIELDS.has(key) && inner !== '' && inner !== undefined
+				? '[hidden]'
+				: (redactParameters(inner) as IDataObject);
+	}
+	return copy;
+}
+
+/** The node as n8n attaches it to an error (parameters included), with every secret parameter hidden. */
+function redacted(node: INode): INode {
+	return { ...node, parameters: redactParameters(node.parameters) as INode['parameters'] };
+}

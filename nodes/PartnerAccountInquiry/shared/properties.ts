@@ -1,0 +1,168 @@
+/**
+ * The editor's parameters that the action node, the trigger and the credential share, derived
+ * from the field rows of core/api/fields.ts (the same bounds as the checks in code).
+ */
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import {
+	ACCESS_TOKEN,
+	BENEFICIARY_FILTERS,
+	CONNECTED_ACCOUNT_ID,
+	CUSTOMER_ID,
+	METHOD_WITH_TRADE_TYPE,
+	NUMBER_OPTIONS,
+	QUOTA_METHOD_CHOICES,
+	TRADE_TYPE_CHOICES,
+	type FieldRule,
+	type NumberRange,
+} from './core/api/fields';
+import { RETRY_POLICY } from './core/flow/retry';
+
+/** The editor's form of one field row. */
+export function fieldProperty(rule: FieldRule, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	const base = {
+		displayName: rule.label,
+		name: rule.name,
+		description: rule.description,
+		...(rule.placeholder ? { placeholder: rule.placeholder } : {}),
+	};
+	const options = rule.choices?.map((choice) => ({
+		name: choice.label,
+		value: choice.value,
+		...(choice.description ? { description: choice.description } : {}),
+	}));
+	if (rule.kind === 'choice') {
+		return { ...base, type: 'options', options, default: rule.choices?.[0]?.value ?? '', ...overrides };
+	}
+	if (rule.kind === 'choices') return { ...base, type: 'multiOptions', options, default: [], ...overrides };
+	return {
+		...base,
+		type: 'string',
+		default: '',
+		...(rule.secret ? { typeOptions: { password: true } } : {}),
+		...overrides,
+	};
+}
+
+/** The Access Token option; `sentAs` says where it goes (a body field or a header). */
+export function accessTokenOption(sentAs: string): INodeProperties {
+	return fieldProperty(ACCESS_TOKEN, {
+		description: `${ACCESS_TOKEN.description}. Sent as ${sentAs}; max ${ACCESS_TOKEN.maxLength} characters.`,
+	});
+}
+
+export const connectedAccountIdOption = fieldProperty(CONNECTED_ACCOUNT_ID);
+
+/** The Customer ID option of the listing. */
+export const customerIdOption = fieldProperty(CUSTOMER_ID);
+
+/** The Filters collection, shown where `show` says (the listing and the beneficiary events). */
+export function filtersCollection(show: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show,
+		options: [...BENEFICIARY_FILTERS].sort((a, b) => a.label.localeCompare(b.label)).map((rule) => fieldProperty(rule)),
+	};
+}
+
+const firstMethod = QUOTA_METHOD_CHOICES[0].value;
+const firstTradeType = TRADE_TYPE_CHOICES[0].value;
+
+/** Method, ID, currency and trade type, shown where `show` says (the quota operation and the quota events). */
+export function quotaFields(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Accumulation Method',
+			name: 'quotaAccumulationMethod',
+			type: 'options',
+			required: true,
+			default: firstMethod,
+			displayOptions: { show },
+			options: QUOTA_METHOD_CHOICES.map(({ value, label, description }) => ({ name: label, value, description })),
+			description: 'How the quota is accumulated, which decides what the ID below identifies',
+		},
+		{
+			displayName: 'Accumulation ID',
+			name: 'quotaAccumulationId',
+			type: 'string',
+			required: true,
+			default: '',
+			displayOptions: { show },
+			description: 'The user ID, receiving account, virtual account or beneficiary ID, as the method says',
+		},
+		{
+			displayName: 'Currency',
+			name: 'currency',
+			type: 'string',
+			required: true,
+			default: 'USD',
+			placeholder: 'USD',
+			displayOptions: { show },
+			description: 'Currency of the quota: a 3-letter ISO 4217 code',
+		},
+		{
+			displayName: 'Trade Type',
+			name: 'tradeType',
+			type: 'options',
+			required: true,
+			default: firstTradeType,
+			options: TRADE_TYPE_CHOICES.map(({ value, label }) => ({ name: label, value })),
+			displayOptions: { show: { ...show, quotaAccumulationMethod: [METHOD_WITH_TRADE_TYPE] } },
+			description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
+		},
+	];
+}
+
+/** A whole-number option with the editor's bounds from NUMBER_OPTIONS. */
+export function numberProperty(
+	name: keyof typeof NUMBER_OPTIONS,
+	displayName: string,
+	description: string,
+): INodeProperties {
+	const range: NumberRange = NUMBER_OPTIONS[name];
+	const defaultValue = range.default;
+	return {
+		displayName,
+		name,
+		type: 'number',
+		typeOptions: { minValue: range.min, ...(range.max !== undefined ? { maxValue: range.max } : {}) },
+		default: defaultValue,
+		description,
+	};
+}
+
+export const timeoutOption = numberProperty(
+	'timeout',
+	'Timeout (Ms)',
+	`How long one attempt may take, the whole answer included, before it counts as a transient failure (retried up to ${RETRY_POLICY.retries} times)`,
+);
+
+export const concurrencyOption = numberProperty(
+	'concurrency',
+	'Concurrency',
+	'How many requests this node runs at once, for all items and every page together (1 = one after another, in input order). Spread over the round trip; halves by itself when the gateway reports a traffic limit. Read from the first item.',
+);
+
+/** The operation's "Options" collection. */
+export function optionsCollection(show: IDisplayOptions, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show,
+		options,
+	};
+}
+
+/** Reads a string parameter, trimmed; empty means "not set". */
+export function optionalString(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const text = String(value).trim();
+	return text === '' ? undefined : text;
+}
