@@ -10,6 +10,7 @@ import {
 	privateKeyVariants,
 	publicKeyVariants,
 } from '../fixtures/keys';
+import { thrown } from '../fixtures/thrown';
 
 const expectedPublicDer = createPublicKey(partnerPublicSpki).export({ type: 'spki', format: 'der' });
 
@@ -62,11 +63,8 @@ describe('parsePublicKey', () => {
 	it('refuses a private key pasted into the public key field, without echoing it', () => {
 		for (const text of [partnerPrivatePkcs8, bareBase64(partnerPrivatePkcs8)]) {
 			expect(() => parsePublicKey(text)).toThrow(/Service Public Key in the credential holds a private key/);
-			try {
-				parsePublicKey(text);
-			} catch (e) {
-				expect(String((e as Error).message)).not.toContain(bareBase64(partnerPrivatePkcs8).slice(0, 32));
-			}
+			const e = thrown(() => parsePublicKey(text));
+			expect(String((e as Error).message)).not.toContain(bareBase64(partnerPrivatePkcs8).slice(0, 32));
 		}
 	});
 

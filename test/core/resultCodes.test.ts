@@ -153,8 +153,8 @@ describe('explainResult', () => {
 		expect(description).toContain(UNKNOWN_RETRY_ADVICE);
 	});
 
-	// BUG (minor): RESULT_CODES[code] is a plain-object lookup, so an inherited key such as
-	// "constructor" is taken for a documented code and explained as "constructor: undefined ...".
+	// RESULT_CODES is a plain object: only its own keys are documented codes (explainResult looks a
+	// code up with Object.hasOwn), so "constructor" is not explained as "constructor: undefined ...".
 	it('does not treat inherited object keys as documented codes', () => {
 		for (const code of ['toString', 'constructor', 'hasOwnProperty', '__proto__']) {
 			const explanation = explainResult({ resultStatus: 'F', resultCode: code });

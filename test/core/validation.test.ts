@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 
-import { ACCESS_TOKEN, MAX_PAGE_SIZE, SUPPORTED_CURRENCIES } from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
+import {
+	ACCESS_TOKEN,
+	MAX_PAGE_SIZE,
+	SUPPORTED_CURRENCIES,
+} from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
 import { PartnerError, ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import {
 	ASSET_TYPES,
@@ -446,7 +450,7 @@ describe('validateQuotaRequest (docs/api.md, Available quota)', () => {
 
 	// docs/api.md, Available quota: quotaAccumulationMethod is required. The node compacts the body first, so a
 	// method that evaluates to '' is dropped and reaches the validator as undefined.
-	it('requires quotaAccumulationMethod (BUG: a missing method is accepted)', () => {
+	it('requires quotaAccumulationMethod (a missing method is refused)', () => {
 		const request = { quotaAccumulationId: 'user-1', currency: 'USD' } as unknown as QuotaRequest;
 		expect(rejects(() => validateQuotaRequest(request)).field).toBe('quotaAccumulationMethod');
 	});
@@ -587,8 +591,8 @@ describe('compactBody (an omitted filter does not narrow)', () => {
 });
 
 describe('compactBody with an own "__proto__" key', () => {
-	// BUG (minor): `out[key] = value` on a plain object turns an own "__proto__" key of the input
-	// into the prototype of the output instead of copying it as a field.
+	// `out[key] = value` on a plain object would turn an own "__proto__" key of the input into the
+	// prototype of the output; compactBody builds its output with Object.fromEntries, which copies it as a field.
 	it('copies it as an own field', () => {
 		const body = JSON.parse('{"__proto__":{"polluted":true},"pageSize":10}') as Record<string, unknown>;
 		const out = compactBody(body) as Record<string, unknown>;
@@ -709,8 +713,8 @@ describe('validators never throw anything but a ValidationError (property)', () 
 });
 
 /**
- * BUG: values are echoed with JSON.stringify, which throws a TypeError for a BigInt, so the
- * validators throw a TypeError instead of a ValidationError for such input.
+ * JSON.stringify throws a TypeError for a BigInt: the validators show such a value without it
+ * (as `10n`), so a BigInt is refused with a ValidationError like any other wrong value.
  */
 describe('non-JSON values (BigInt)', () => {
 	it('validateBeneficiaryListRequest: pageSize 10n gives a ValidationError', () => {

@@ -7,6 +7,7 @@ import { signContent } from '../../nodes/PartnerAccountInquiry/shared/core/signi
 import { buildStringToSign } from '../../nodes/PartnerAccountInquiry/shared/core/signing/stringToSign';
 import { verifyResponse } from '../../nodes/PartnerAccountInquiry/shared/core/signing/verifyResponse';
 import { otherPrivate, servicePrivate, servicePublic } from '../fixtures/keys';
+import { thrown } from '../fixtures/thrown';
 
 const URI = '/amsin/api/v1/business/account/inquiryAvailableQuota';
 const serviceKey = createPrivateKey(servicePrivate);
@@ -99,15 +100,42 @@ describe('verifyResponse (docs/api.md, Verifying a response)', () => {
 
 	it('says what is wrong and what it usually means', () => {
 		expect(() => verify(signedResponse(BODY), BODY.replace('S', 'F'))).toThrow(/signature could not be verified/);
-		try {
-			verify(signedResponse(BODY, { key: createPrivateKey(otherPrivate) }));
-		} catch (e) {
-			expect((e as PartnerError).hint).toMatch(/Service Public Key/);
+		const e = thrown(() => verify(signedResponse(BODY, { key: createPrivateKey(otherPrivate) })));
+		expect((e as PartnerError).hint).toMatch(/Service Public Key/);
+	});
+
+	it('refuses a genuinely signed answer whose response-time is outside the tolerance, and accepts one inside it', () => {
+		const at = (time: string, opts: { key?: typeof serviceKey; toleranceSeconds?: number } = {}) =>
+			verifyResponse({
+				method: 'POST',
+				uri: URI,
+				clientId: 'client-1',
+				headers: signedResponse(BODY, { time, key: opts.key }),
+				body: BODY,
+				publicKey,
+				nowMs: FRESH.nowMs,
+				toleranceSeconds: opts.toleranceSeconds ?? FRESH.toleranceSeconds,
+			});
+		// 6 minutes either way of the local clock, with a tolerance of 5 minutes: signed, but not fresh.
+		expect(reason(() => at('2026-11-22T09:54:00+08:00'))).toBe('stale-response');
+		expect(reason(() => at('2026-11-22T10:06:00+08:00'))).toBe('stale-response');
+		// Within the tolerance (up to its very edge), either way: accepted.
+		for (const time of ['2026-11-22T09:56:00+08:00', '2026-11-22T10:04:00+08:00', '2026-11-22T09:55:00+08:00']) {
+			expect(at(time)).toMatchObject({ responseTime: time, keyVersion: '1' });
 		}
+		// The same 6-minute-old answer under a 10-minute tolerance: accepted.
+		expect(at('2026-11-22T09:54:00+08:00', { toleranceSeconds: 600 })).toMatchObject({
+			responseTime: '2026-11-22T09:54:00+08:00',
+		});
+		// Freshness is judged after the signature: a stale answer signed by the wrong key is a signature failure.
+		expect(reason(() => at('2026-11-22T09:54:00+08:00', { key: createPrivateKey(otherPrivate) }))).toBe(
+			'signature-mismatch',
+		);
 	});
 
 	it('never throws anything but a typed verification error on arbitrary headers and bodies', () => {
 		const genuine = signedResponse(BODY);
+		let refused = 0;
 		fc.assert(
 			fc.property(
 				fc.record({
@@ -120,11 +148,14 @@ describe('verifyResponse (docs/api.md, Verifying a response)', () => {
 					try {
 						verify(headers, body);
 					} catch (e) {
+						refused++;
 						expect(e).toBeInstanceOf(ResponseVerificationError);
 					}
 				},
 			),
 			{ numRuns: 10_000 },
 		);
+		// The check on what is thrown ran: the property is not vacuous.
+		expect(refused).toBeGreaterThan(0);
 	});
 });

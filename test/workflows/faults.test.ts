@@ -73,6 +73,17 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 	});
 });
 
+	it('a page that alternates 503 and traffic limits gets one budget: 4 attempts in all', async () => {
+		for (const fault of ['http503', 'rateLimit', 'http503', 'rateLimit', 'http503'] as const) {
+			sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber: 2, times: 1 });
+		}
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		expect(run.status).toBe('error');
+		expect(sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === 2)).toHaveLength(
+			4,
+		);
+	});
+
 describe('an unknown outcome is not retried inline', () => {
 	it('UNKNOWN_EXCEPTION: one attempt, and the API’s schedule in the error', async () => {
 		sim().addFault({ fault: 'unknownException', operation: 'quota' });
@@ -83,6 +94,19 @@ describe('an unknown outcome is not retried inline', () => {
 		expect(run.error?.description).toMatch(/at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes/);
 	});
 });
+
+	it('a signed U answer on HTTP 500 is judged by its result code: no inline retry, the API’s schedule', async () => {
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			httpStatus: 500,
+			answer: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'unknown' },
+		});
+		const run = await quota(sim(), QUOTA);
+		expect(run.error?.message).toMatch(/UNKNOWN_EXCEPTION/);
+		expect(run.error?.description).toMatch(/at most 7 times/);
+		expect(sim().requests).toHaveLength(1);
+	});
 
 describe('integrity failures are never retried and never emit data', () => {
 	it.each<[FaultKind, RegExp]>([
@@ -140,31 +164,6 @@ describe('integrity failures are never retried and never emit data', () => {
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/carries no signature header/);
 	});
-});
-
-describe('malformed answers are clear errors, not crashes', () => {
-	it('malformed JSON', async () => {
-		sim().addFault({ fault: 'malformedJson', operation: 'quota' });
-		const run = await quota(sim(), QUOTA);
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/The response body is not valid JSON \(\d+ characters, starting "\{\\"result/);
-		expect(sim().requests).toHaveLength(1);
-	});
-});
-
-describe('found in review', () => {
-	it('a signed U answer on HTTP 500 is judged by its result code: no inline retry, the API’s schedule', async () => {
-		sim().addFault({
-			fault: 'answer',
-			operation: 'quota',
-			httpStatus: 500,
-			answer: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'unknown' },
-		});
-		const run = await quota(sim(), QUOTA);
-		expect(run.error?.message).toMatch(/UNKNOWN_EXCEPTION/);
-		expect(run.error?.description).toMatch(/at most 7 times/);
-		expect(sim().requests).toHaveLength(1);
-	});
 
 	it('a redirect is not followed: the signed body and headers never reach another address', async () => {
 		sim().addFault({ fault: 'redirect', operation: 'quota' });
@@ -182,14 +181,13 @@ describe('found in review', () => {
 		expect(run.error?.message).toMatch(/about quotaAccumulationId "U-1001-SOMEONE-ELSE", not the "U-1001" asked for/);
 	});
 
-	it('a page that alternates 503 and traffic limits gets one budget: 4 attempts in all', async () => {
-		for (const fault of ['http503', 'rateLimit', 'http503', 'rateLimit', 'http503'] as const) {
-			sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber: 2, times: 1 });
-		}
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+});
+describe('malformed answers are clear errors, not crashes', () => {
+	it('malformed JSON', async () => {
+		sim().addFault({ fault: 'malformedJson', operation: 'quota' });
+		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
-		expect(sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === 2)).toHaveLength(
-			4,
-		);
+		expect(run.error?.message).toMatch(/The response body is not valid JSON \(\d+ characters, starting "\{\\"result/);
+		expect(sim().requests).toHaveLength(1);
 	});
 });

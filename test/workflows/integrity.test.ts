@@ -1,7 +1,8 @@
 /**
  * An answer is used only when it is signed, fresh, about the request actually sent and of the
- * documented shape; the request sent must be the one asked for; every body is bounded in size and
- * time. One test per class, through n8n's engine against the simulator taught each misbehaviour.
+ * documented shape; the request sent must be the one asked for. One test per class, through n8n's
+ * engine against the simulator taught each misbehaviour. (Bodies bounded in size and time, the
+ * wire's caps and deadlines, are tested in test/nodes/transport.test.ts.)
  */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import { list, quota, useSimulator } from './helpers';
@@ -188,74 +189,6 @@ describe('the request sent must be the request asked for', () => {
 		const result = await quota(sim(), { ...QUOTA, options: { accessToken: 'secret客' } });
 		expect(result.error?.message).not.toContain('secret');
 		expect(result.error?.message).not.toContain('客');
-	});
-});
-
-describe('bodies are bounded in size and time', () => {
-	it('a body dripped byte by byte meets the wall-clock deadline of each attempt', async () => {
-		sim().addFault({ fault: 'drip', operation: 'quota' });
-		const started = Date.now();
-		const run = await quota(sim(), { ...QUOTA, options: { timeout: 1000 } });
-		expect(run.status).toBe('error');
-		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/the request timed out \(1000 ms\)/);
-		expect(sim().requests).toHaveLength(4);
-		// 4 attempts of at most 1 s each, and the pauses between them: never "for ever".
-		expect(Date.now() - started).toBeLessThan(12_000);
-	}, 30_000);
-
-	it.each(['huge', 'gzipBomb'] as const)(
-		'%s: reading stops at the cap, one request, nothing emitted',
-		async (fault) => {
-			sim().addFault({ fault, operation: 'quota' });
-			const run = await quota(sim(), QUOTA);
-			expect(run.status).toBe('error');
-			expect(run.json).toEqual([]);
-			expect(run.error?.message).toMatch(/larger than 8 MiB, the most this node reads/);
-			expect(sim().requests).toHaveLength(1);
-		},
-	);
-
-	it('a connection that drops mid-body is transient: retried, and the answer comes back', async () => {
-		sim().addFault({ fault: 'dropMidBody', operation: 'quota', times: 1 });
-		const run = await quota(sim(), QUOTA);
-		expect(run.status).toBe('success');
-		expect(run.json).toEqual([OK_QUOTA]);
-		expect(sim().requests).toHaveLength(2);
-	});
-
-	it('one that keeps dropping ends with a transient error, not "could not be sent"', async () => {
-		sim().addFault({ fault: 'dropMidBody', operation: 'quota' });
-		const run = await quota(sim(), QUOTA);
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/No answer from the gateway: the connection closed in the middle of the answer/);
-		expect(sim().requests).toHaveLength(4);
-	});
-
-	it.each([0, '', 'abc', -1, 1e12, 2.5])('a Timeout of %p is refused, never "no timeout"', async (timeout) => {
-		const run = await quota(sim(), { ...QUOTA, options: { timeout } });
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/Timeout \(Ms\) must be a whole number from 1000 to 300000/);
-		expect(sim().requests).toHaveLength(0);
-	});
-
-	it('a failing page ends a listing promptly while other pages are still dripping', async () => {
-		sim().addFault({ fault: 'drip', customerId: 'CUST_LARGE', pageNumber: 3 });
-		sim().addFault({
-			fault: 'answer',
-			customerId: 'CUST_LARGE',
-			pageNumber: 2,
-			answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'boom' },
-		});
-		const started = Date.now();
-		const run = await list(sim(), {
-			returnAll: true,
-			options: { customerId: 'CUST_LARGE', pageConcurrency: 4, timeout: 60_000 },
-		});
-		expect(run.status).toBe('error');
-		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/SYSTEM_ERROR/);
-		expect(Date.now() - started).toBeLessThan(3_000);
 	});
 });
 
