@@ -60,7 +60,18 @@ export type FaultKind =
 	| 'dropMidBody'
 	// Unsigned answers that echo the request (its access token, its beneficiary token) back.
 	| 'echoRequest'
-	| 'echoInResult';
+	| 'echoInResult'
+	// Something on the way (a proxy, a misconfigured gateway in front of a sandbox) drops the
+	// Connected-CustomerId header, or rewrites the customer wherever it travels (header or body;
+	// rewriting the body breaks the request's signature).
+	| 'dropCustomerHeader'
+	| 'rewriteCustomer'
+	// Right after answering this request, one beneficiary is unbound (at \`position\`, default 0)
+	// and another bound at the end: the total stays the same, the pages after it shift.
+	| 'swapBeneficiary'
+	// The answer of the last identical request, served again byte for byte (a replay within the
+	// freshness window): a genuine signature and a fresh enough time.
+	| 'replay';
 
 export interface FaultRule {
 	fault: FaultKind;
@@ -83,6 +94,10 @@ export interface FaultRule {
 	field?: string;
 	/** For fault 'nonObjectItem': what stands in for the first beneficiary. */
 	item?: unknown;
+	/** For fault 'swapBeneficiary': the index of the beneficiary unbound (default 0). */
+	position?: number;
+	/** For fault 'rewriteCustomer': the customer the request is turned into. */
+	to?: string;
 }
 
 export interface LoggedRequest {
@@ -199,9 +214,47 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	};
 
 	let lastRule: FaultRule | undefined;
+	/** The last answer to each identical request (path and body), for the 'replay' fault. */
+	const answered = new Map<string, PreparedResponse>();
 
-	function takeFault(operation: 'list' | 'quota', customerId: string, pageNumber?: number): FaultKind | undefined {
+	/**
+	 * What happens to a request on its way to the gateway: its customer header dropped, its
+	 * customer rewritten (in the body that breaks the signature), or an earlier answer replayed.
+	 */
+	function onTheWay(
+		req: IncomingMessage,
+		operation: 'list' | 'quota',
+		raw: Buffer,
+	): { raw: Buffer; replayed?: PreparedResponse; fault?: FaultKind } {
+		let body: Record<string, unknown> = {};
+		try {
+			body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+		} catch {
+			// judged later
+		}
+		const customerId = String(req.headers['connected-customerid'] ?? body.customerId ?? '');
+		const pageNumber = typeof body.pageNumber === 'number' ? body.pageNumber : undefined;
+		const fault = takeFault(operation, customerId, pageNumber, true);
+		if (fault === 'dropCustomerHeader') delete req.headers['connected-customerid'];
+		if (fault === 'rewriteCustomer') {
+			const to = lastRule?.to ?? 'CUST_LARGE';
+			if (req.headers['connected-customerid'] !== undefined) req.headers['connected-customerid'] = to;
+			if (body.customerId !== undefined) {
+				raw = Buffer.from(raw.toString('utf8').replace(/"customerId":"[^"]*"/, `"customerId":${JSON.stringify(to)}`));
+			}
+		}
+		const replayed = fault === 'replay' ? answered.get(`${req.url}\n${raw.toString('utf8')}`) : undefined;
+		return { raw, replayed, fault };
+	}
+
+	function takeFault(
+		operation: 'list' | 'quota',
+		customerId: string,
+		pageNumber?: number,
+		onTheWay = false,
+	): FaultKind | undefined {
 		for (const rule of faults) {
+			if (ON_THE_WAY.includes(rule.fault) !== onTheWay) continue;
 			if (rule.operation && rule.operation !== operation) continue;
 			if (rule.customerId !== undefined && rule.customerId !== customerId) continue;
 			if (rule.pageNumber !== undefined && rule.pageNumber !== pageNumber) continue;
@@ -305,7 +358,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		req: IncomingMessage,
 		body: Record<string, unknown>,
 	): { answer: Answer; fault?: FaultKind } {
-		const customerId = String(req.headers['connected-customerid'] ?? body.customerId ?? '');
+		// Both carriers have the same function (docs/api.md); a request that names two customers is refused.
+		const header = req.headers['connected-customerid'];
+		if (header !== undefined && body.customerId !== undefined && header !== body.customerId) {
+			return {
+				answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'Connected-CustomerId and customerId differ' },
+			};
+		}
+		const customerId = String(header ?? body.customerId ?? '');
 		const { pageSize, pageNumber } = body;
 		if (!Number.isInteger(pageSize) || (pageSize as number) < 1 || (pageSize as number) > PAGE_SIZE_LIMIT) {
 			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: `pageSize must be 1..${PAGE_SIZE_LIMIT}` } };
@@ -339,13 +399,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			code: 'SUCCESS',
 			message: 'success',
 			data: {
-				responseId: `R${String(requests.length).padStart(8, '0')}${Date.now().toString(36)}`.slice(0, 32),
+				// Unique for the life of the process, as the service's are (a replay is recognised by it).
+				responseId: `R${(++responseSerial).toString(36).padStart(8, '0')}${Date.now().toString(36)}`.slice(0, 32),
 				beneficiaries,
 				totalCount: fault === 'impossibleTotals' ? 0 : matches.length,
 				totalPageNumber: fault === 'impossibleTotals' ? 0 : Math.ceil(matches.length / size),
 				currentPageNumber: page,
 			},
 		};
+		if (fault === 'swapBeneficiary') {
+			added++;
+			const [gone] = customer.beneficiaries.splice(lastRule?.position ?? 0, 1);
+			customer.beneficiaries.push({
+				...gone,
+				beneficiaryToken: Buffer.from(`token:SWAPPED-IN-${added}`).toString('base64'),
+				referenceBeneficiaryId: `REF-SWAPPED-IN-${added}`,
+				beneficiaryNick: `Bound while read ${added}`,
+			});
+		}
 		if (fault === 'totalChanges') {
 			added++;
 			customer.beneficiaries.unshift({
@@ -415,7 +486,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		const arrival = performance.now();
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
-		const raw = Buffer.concat(chunks);
+		let raw: Buffer = Buffer.concat(chunks);
+		let wayFault: FaultKind | undefined;
 		const url = new URL(req.url ?? '/', 'http://simulator');
 		if (req.method === 'GET' && url.pathname === `${basePath}/__stats`) {
 			// For the benchmark and the live trigger check: how many API requests came, how many got each fault.
@@ -462,6 +534,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			} else if (!operation) {
 				result = { answer: { status: 'F', code: 'INVALID_API', message: `No API at ${url.pathname}` } };
 			} else {
+				const way = onTheWay(req, operation, raw);
+				raw = way.raw;
+				if (way.replayed) {
+					entry.fault = way.fault;
+					if (latencyMs > 0) await delayUntil(arrival + latencyMs);
+					res.writeHead(way.replayed.status, way.replayed.headers);
+					res.end(way.replayed.body);
+					return;
+				}
+				wayFault = way.fault;
 				const rejected = verifyRequest(req, path, raw);
 				let body: unknown;
 				try {
@@ -476,8 +558,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				else result = availableQuota(req, body as Record<string, unknown>);
 			}
 			entry.resultCode = result.answer.code;
-			entry.fault = result.fault;
+			entry.fault = result.fault ?? wayFault;
 			const prepared = prepare(req, path, result.answer, result.fault, raw.toString('utf8'));
+			answered.set(`${req.url}\n${raw.toString('utf8')}`, prepared);
+			// The last few answers are enough to replay one; a benchmark's thousands are not kept.
+			if (answered.size > 64) answered.delete(answered.keys().next().value as string);
 			if (latencyMs > 0) await delayUntil(arrival + latencyMs);
 			if (transportFault(result.fault, req, res, prepared)) return;
 			res.writeHead(prepared.status, prepared.headers);
@@ -527,6 +612,11 @@ function faultResult(fault: FaultKind | undefined): Answer | undefined {
 function echo(req: IncomingMessage, body: string): string {
 	return `access token ${String(req.headers['access-token'] ?? '')}; body ${body}; headers ${JSON.stringify(req.headers)}`;
 }
+
+let responseSerial = 0;
+
+/** Faults that happen to the request on its way, before the gateway sees it. */
+const ON_THE_WAY: readonly FaultKind[] = ['dropCustomerHeader', 'rewriteCustomer', 'replay'];
 
 let gzipBomb: Buffer | undefined;
 

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
 	const sim = await startSimulator();
 	out(`Gateway simulator on ${sim.url}; running workflows through n8n-core's WorkflowExecute.`);
 	try {
-		const all = await run(sim, 'Every beneficiary of CUST_LARGE (Return All, 7 pages)', {
+		const all = await run(sim, 'Every beneficiary of CUST_LARGE (Return All, 7 pages, read twice to confirm the list is whole)', {
 			operation: 'listBeneficiaries',
 			returnAll: true,
 			options: { customerId: 'CUST_LARGE' },

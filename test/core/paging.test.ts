@@ -105,7 +105,7 @@ function fakeGateway(options: FakeOptions) {
 function readWith(
 	gateway: ReturnType<typeof fakeGateway>,
 	pageSize: number,
-	{ limit, ...scheduling }: { limit?: number } & Partial<SchedulerOptions> = {},
+	{ limit, confirm, ...scheduling }: { limit?: number; confirm?: boolean } & Partial<SchedulerOptions> = {},
 ) {
 	const sleeps: number[] = [];
 	const scheduler = new RequestScheduler({
@@ -117,7 +117,7 @@ function readWith(
 		random: () => 0.5,
 		...scheduling,
 	});
-	const promise = readListing<Item>({ fetchPage: gateway.fetchPage, pageSize, limit, keyOf, scheduler });
+	const promise = readListing<Item>({ fetchPage: gateway.fetchPage, pageSize, limit, keyOf, scheduler, confirm });
 	return { promise, sleeps };
 }
 
@@ -517,5 +517,88 @@ describe('a page 1 whose counts do not add up', () => {
 		expect(error).toBeInstanceOf(ListingChangedError);
 		expect((error as Error).message).toMatch(/page 1 reports 1 beneficiaries in 99999999 pages/);
 		expect(calls).toBe(2);
+	});
+});
+
+describe('confirm: a listing of several pages is whole at one moment', () => {
+	const A = items(30);
+	/** One beneficiary unbound at `position` and another bound at the end: the same count, shifted pages. */
+	const swapped = (list: Item[], position: number, n = 1) => [
+		...list.slice(0, position),
+		...list.slice(position + 1),
+		{ id: `new-${n}` },
+	];
+
+	it('reads twice and returns the list when both reads agree page for page', async () => {
+		const gateway = fakeGateway({ listing: () => A, pageSize: 10 });
+		const listing = await readWith(gateway, 10, { confirm: true }).promise;
+		expect(listing.items).toEqual(A);
+		expect(gateway.log.calls).toHaveLength(6);
+		expect(listing.stats.rereads).toBe(1);
+	});
+
+	it.each([0, 5, 15, 29])(
+		'one out at position %i and one in at the end after the first page: the list after, never a mix',
+		async (position) => {
+			const B = swapped(A, position);
+			const gateway = fakeGateway({ listing: (call) => (call === 0 ? A : B), pageSize: 10, delayMs: () => 1 });
+			const listing = await readWith(gateway, 10, { confirm: true, width: 1 }).promise;
+			expect(listing.items).toEqual(B);
+		},
+	);
+
+	it('without confirm the same change goes unseen: a mix of two moments (the risk the option accepts)', async () => {
+		const B = swapped(A, 0);
+		const gateway = fakeGateway({ listing: (call) => (call === 0 ? A : B), pageSize: 10 });
+		const listing = await readWith(gateway, 10, { width: 1 }).promise;
+		expect(listing.items).not.toEqual(A);
+		expect(listing.items).not.toEqual(B);
+		expect(listing.items.map((item) => item.id)).toContain(A[0].id);
+		expect(listing.items.map((item) => item.id)).not.toContain(A[10].id);
+	});
+
+	it('fails after 4 reads when no two reads in a row agree, and says what to do', async () => {
+		const gateway = fakeGateway({ listing: (call) => swapped(A, 3, Math.floor(call / 2)), pageSize: 10 });
+		const error = await rejection(readWith(gateway, 10, { confirm: true, width: 1 }).promise);
+		expect(error).toBeInstanceOf(ListingChangedError);
+		expect((error as Error).message).toMatch(/it was read 4 times and no two reads in a row agreed$/);
+		expect((error as ListingChangedError).hint).toMatch(/turn off Confirm Whole List/);
+		expect(gateway.log.calls).toHaveLength(12);
+	});
+
+	it('reads a single page once: one answer is one moment', async () => {
+		const gateway = fakeGateway({ listing: () => A, pageSize: 50 });
+		await readWith(gateway, 50, { confirm: true }).promise;
+		expect(gateway.log.calls).toEqual([1]);
+	});
+
+	it('compares only the pages a limit reads', async () => {
+		const gateway = fakeGateway({ listing: () => A, pageSize: 10 });
+		const listing = await readWith(gateway, 10, { confirm: true, limit: 15 }).promise;
+		expect(listing.items).toEqual(A.slice(0, 15));
+		expect([...gateway.log.calls].sort()).toEqual([1, 1, 2, 2]);
+	});
+
+	it('a second read that does not add up fails at once, as without confirm', async () => {
+		const gateway = fakeGateway({
+			listing: () => A,
+			pageSize: 10,
+			// Page 2 always reports one more beneficiary than page 1: the pages never add up.
+			mutate: (page) => ({ ...page, totalCount: page.totalCount + (page.currentPageNumber === 2 ? 1 : 0) }),
+		});
+		const error = await rejection(readWith(gateway, 10, { confirm: true, width: 1 }).promise);
+		expect(error).toBeInstanceOf(ListingChangedError);
+		expect((error as Error).message).not.toMatch(/read 4 times/);
+		expect(gateway.log.calls).toEqual([1, 2, 1, 2]);
+	});
+
+	it("passes each page's evidence through with the pages it returns", async () => {
+		const gateway = fakeGateway({
+			listing: () => A,
+			pageSize: 10,
+			mutate: (page, pageNumber, call) => ({ ...page, evidence: `page ${pageNumber}, call ${call}` }),
+		});
+		const listing = await readWith(gateway, 10, { confirm: true, width: 1 }).promise;
+		expect(listing.pages.map((page) => page.evidence)).toEqual(['page 1, call 3', 'page 2, call 4', 'page 3, call 5']);
 	});
 });

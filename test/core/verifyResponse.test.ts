@@ -45,7 +45,12 @@ function reason(fn: () => unknown): string {
 describe('verifyResponse (docs/api.md, Verifying a response)', () => {
 	it('accepts a genuine response, over the raw text or its bytes, with headers in any case', () => {
 		const headers = signedResponse(BODY);
-		expect(verify(headers)).toEqual({ responseTime: '2026-11-22T10:00:00+08:00', keyVersion: '1' });
+		expect(verify(headers)).toEqual({
+			responseTime: '2026-11-22T10:00:00+08:00',
+			keyVersion: '1',
+			signatureHeader: headers.signature,
+			signature: Buffer.from(decodeURIComponent(headers.signature.split('signature=')[1]), 'base64'),
+		});
 		expect(verify(headers, Buffer.from(BODY))).toBeDefined();
 		expect(verify({ Signature: headers.signature, 'Response-Time': headers['response-time'] })).toBeDefined();
 	});

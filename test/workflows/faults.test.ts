@@ -54,7 +54,8 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', timeout: 1000 } });
 		expect(run.status).toBe('success');
 		expectWhole(run.json);
-		expect(sim().requests).toHaveLength(7 + faults.length);
+		// 7 pages, read twice (Confirm Whole List), and one retry for each fault.
+		expect(sim().requests).toHaveLength(2 * 7 + faults.length);
 	});
 
 	it.each<[FaultKind, RegExp]>([
@@ -71,7 +72,6 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 		expect(run.error?.description).toMatch(/tried 4 times/);
 		expect(sim().requests).toHaveLength(4);
 	});
-});
 
 	it('a page that alternates 503 and traffic limits gets one budget: 4 attempts in all', async () => {
 		for (const fault of ['http503', 'rateLimit', 'http503', 'rateLimit', 'http503'] as const) {
@@ -83,6 +83,7 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 			4,
 		);
 	});
+});
 
 describe('an unknown outcome is not retried inline', () => {
 	it('UNKNOWN_EXCEPTION: one attempt, and the API’s schedule in the error', async () => {
@@ -93,7 +94,6 @@ describe('an unknown outcome is not retried inline', () => {
 		expect(run.error?.message).toMatch(/UNKNOWN_EXCEPTION/);
 		expect(run.error?.description).toMatch(/at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes/);
 	});
-});
 
 	it('a signed U answer on HTTP 500 is judged by its result code: no inline retry, the API’s schedule', async () => {
 		sim().addFault({
@@ -107,6 +107,7 @@ describe('an unknown outcome is not retried inline', () => {
 		expect(run.error?.description).toMatch(/at most 7 times/);
 		expect(sim().requests).toHaveLength(1);
 	});
+});
 
 describe('integrity failures are never retried and never emit data', () => {
 	it.each<[FaultKind, RegExp]>([
@@ -180,8 +181,8 @@ describe('integrity failures are never retried and never emit data', () => {
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/about quotaAccumulationId "U-1001-SOMEONE-ELSE", not the "U-1001" asked for/);
 	});
-
 });
+
 describe('malformed answers are clear errors, not crashes', () => {
 	it('malformed JSON', async () => {
 		sim().addFault({ fault: 'malformedJson', operation: 'quota' });

@@ -3,6 +3,9 @@ import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import { list, useSimulator } from './helpers';
 
 const { sim } = useSimulator({ latencyMs: 15 });
+// These tests look at one read of a listing (its concurrency, order, retries and re-reads), so
+// Confirm Whole List is off; the confirming second read is tested in answerBinding.test.ts.
+const ONE_READ = { confirmWholeList: false };
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
 const pagesAsked = () => sim().requests.map((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber);
 
@@ -16,7 +19,7 @@ describe('Return All reads the remaining pages concurrently, in API order, exact
 	it.each([1, 2, 4, 10])('page concurrency %i', async (pageConcurrency) => {
 		const run = await list(sim(), {
 			returnAll: true,
-			options: { customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency },
+			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency },
 		});
 		expectExactlyOnce(run.json, LARGE);
 		expect(pagesAsked()[0]).toBe(1);
@@ -26,7 +29,7 @@ describe('Return All reads the remaining pages concurrently, in API order, exact
 	});
 
 	it('defaults to 8 requests at once', async () => {
-		await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 10 } });
+		await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 10 } });
 		expect(sim().peakInFlight).toBe(8);
 	});
 
@@ -34,7 +37,7 @@ describe('Return All reads the remaining pages concurrently, in API order, exact
 		const run = await list(sim(), {
 			returnAll: false,
 			limit: 45,
-			options: { customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 10 },
+			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 10 },
 		});
 		expectExactlyOnce(run.json, LARGE.slice(0, 45));
 		expect([...pagesAsked()].sort()).toEqual([1, 2, 3, 4, 5]);
@@ -50,7 +53,7 @@ describe('a rate-limited listing', () => {
 			sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber, times: 1 });
 		const run = await list(sim(), {
 			returnAll: true,
-			options: { customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency: 8 },
+			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency: 8 },
 		});
 		expectExactlyOnce(run.json, LARGE);
 		const refused = sim().requests.filter((r) => r.resultCode === 'REQUEST_TRAFFIC_EXCEED_LIMIT');
@@ -70,7 +73,7 @@ describe('a rate-limited listing', () => {
 
 	it('fails with the code, after 3 retries of a page that stays refused, and emits nothing', async () => {
 		sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber: 2 });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE' } });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/REQUEST_TRAFFIC_EXCEED_LIMIT/);
@@ -81,7 +84,7 @@ describe('a rate-limited listing', () => {
 describe('HTTP 429 on a listing page', () => {
 	it('is left to the request scheduler (which narrows), not retried twice over: 4 attempts in all', async () => {
 		sim().addFault({ fault: 'http429', customerId: 'CUST_LARGE', pageNumber: 2 });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE' } });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/The gateway answered HTTP 429/);
@@ -92,7 +95,7 @@ describe('HTTP 429 on a listing page', () => {
 describe('a listing whose total changes while it is read', () => {
 	it('is read once more and returned whole when it settles', async () => {
 		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1, times: 1 });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 1 } });
+		const run = await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE', pageConcurrency: 1 } });
 		expect(run.status).toBe('success');
 		const now = sim().requests.length;
 		// The first reading stops at page 2, the first page that shows the new total; the second reads all 7.
@@ -104,7 +107,7 @@ describe('a listing whose total changes while it is read', () => {
 
 	it('fails clearly, naming the counts, when it keeps changing, and emits nothing', async () => {
 		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1 });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 1 } });
+		const run = await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE', pageConcurrency: 1 } });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(

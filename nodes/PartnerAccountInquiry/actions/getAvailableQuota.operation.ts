@@ -6,6 +6,7 @@ import {
 	accessTokenOption,
 	concurrencyOption,
 	connectedAccountIdOption,
+	includeProofOption,
 	optionsCollection,
 	quotaFields,
 	timeoutOption,
@@ -20,6 +21,7 @@ export const description: INodeProperties[] = [
 		accessTokenOption('the Access-Token header'),
 		connectedAccountIdOption,
 		concurrencyOption,
+		includeProofOption,
 		timeoutOption,
 	]),
 ];

@@ -6,7 +6,9 @@ import { listBeneficiaries, listingQuestion } from '../shared/endpoints/benefici
 import {
 	accessTokenOption,
 	concurrencyOption,
+	confirmWholeListOption,
 	customerIdOption,
+	includeProofOption,
 	filtersCollection,
 	numberProperty,
 	optionsCollection,
@@ -33,6 +35,8 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [
 		accessTokenOption('the accessToken body field'),
 		customerIdOption,
+		confirmWholeListOption,
+		includeProofOption,
 		{
 			...concurrencyOption,
 			// The name the option had when it covered the pages of one listing: saved workflows keep it.

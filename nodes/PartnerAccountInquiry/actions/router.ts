@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { NUMBER_OPTIONS } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
+import { settleSync } from '../shared/core/flow/settle';
 import { ApiSession } from '../shared/transport/session';
 import { errorItem, toNodeError } from '../shared/errorMapping';
 import * as getAvailableQuota from './getAvailableQuota.operation';
@@ -30,18 +32,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
-	let session: ApiSession;
-	try {
-		session = await ApiSession.open(this, handler.readConcurrency(this));
-	} catch (error) {
-		throw toNodeError(this.getNode(), error, 0);
-	}
-
 	// As an AI agent's tool (type "...Tool"), a failure is returned as the tool's answer: the agent
 	// hands a thrown error to the model as an empty string, so the model could not tell the user why.
 	const failureAsItem = this.continueOnFail() || this.getNode().type.endsWith('Tool');
+
+	// The width is read from the first item. A bad value there is that item's failure: with
+	// Continue On Fail it takes the item's place and the others run at the default width.
+	const width = settleSync(() => handler.readConcurrency(this));
+	if (!width.ok && !failureAsItem) throw toNodeError(this.getNode(), width.error, 0);
+	let session: ApiSession;
+	try {
+		session = await ApiSession.open(this, width.ok ? width.value : NUMBER_OPTIONS.concurrency.default);
+	} catch (error) {
+		throw toNodeError(this.getNode(), error, 0);
+	}
 	const outcomes = await runItems(items.length, session.scheduler.maxWidth, failureAsItem, (itemIndex, signal) =>
-		handler.execute.call(this, itemIndex, session, signal),
+		!width.ok && itemIndex === 0
+			? Promise.reject(width.error)
+			: handler.execute.call(this, itemIndex, session, signal),
 	);
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {

@@ -1,13 +1,13 @@
 /**
  * The one place where the package's errors become n8n errors, and where an error becomes a
  * Continue On Fail (or AI tool) item. Nothing here carries a secret: the node's parameters are
- * redacted before n8n serialises the node into the error.
+ * redacted (secrets hidden, bank details masked) before n8n serialises the node into the error.
  */
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { SECRET_FIELDS } from './core/api/fields';
-import { PartnerError } from './core/errors';
+import { MASKED_FIELDS, SECRET_FIELDS } from './core/api/fields';
+import { maskAccount, PartnerError } from './core/errors';
 
 export type NodeError = NodeApiError | NodeOperationError;
 
@@ -46,15 +46,14 @@ function redactParameters(value: unknown): unknown {
 	if (!value || typeof value !== 'object') return value;
 	const copy: IDataObject = {};
 	for (const [key, inner] of Object.entries(value)) {
-		copy[key] =
-			SECRET_FIELDS.has(key) && inner !== '' && inner !== undefined
-				? '[hidden]'
-				: (redactParameters(inner) as IDataObject);
+		if (SECRET_FIELDS.has(key) && inner !== '' && inner !== undefined) copy[key] = '[hidden]';
+		else if (MASKED_FIELDS.has(key) && typeof inner === 'string') copy[key] = maskAccount(inner);
+		else copy[key] = redactParameters(inner) as IDataObject;
 	}
 	return copy;
 }
 
-/** The node as n8n attaches it to an error (parameters included), with every secret parameter hidden. */
+/** The node as n8n attaches it to an error (parameters included), secrets hidden and bank details masked. */
 function redacted(node: INode): INode {
 	return { ...node, parameters: redactParameters(node.parameters) as INode['parameters'] };
 }

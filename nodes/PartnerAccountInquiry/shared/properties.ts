@@ -16,6 +16,7 @@ import {
 	type FieldRule,
 	type NumberRange,
 } from './core/api/fields';
+import { ValidationError } from './core/errors';
 import { RETRY_POLICY } from './core/flow/retry';
 
 /** The editor's form of one field row. */
@@ -159,6 +160,34 @@ export function optionsCollection(show: IDisplayOptions, options: INodePropertie
 		options,
 	};
 }
+
+/** Reads a boolean option: a boolean, or the text "true"/"false" an expression may give; unset is `fallback`. */
+export function readBoolean(field: string, value: unknown, fallback: boolean, label: string): boolean {
+	if (value === undefined || value === null || value === '') return fallback;
+	if (typeof value === 'boolean') return value;
+	if (value === 'true' || value === 'false') return value === 'true';
+	throw new ValidationError(field, 'true or false', `${label} must be true or false, got ${JSON.stringify(value)}`);
+}
+
+/** The listing's Confirm Whole List option (paging.ts: whole at one moment). */
+export const confirmWholeListOption: INodeProperties = {
+	displayName: 'Confirm Whole List',
+	name: 'confirmWholeList',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to read a list of more than one page a second time and return it only when both reads agree. Pages are addressed by number, so a beneficiary bound or unbound while the pages are read could otherwise leave out one that stayed and return one already gone, unseen. Off halves the requests of a multi-page list, at that risk.',
+};
+
+/** The Include Proof option: what an auditor needs to verify an answer again, offline. */
+export const includeProofOption: INodeProperties = {
+	displayName: 'Include Proof',
+	name: 'includeProof',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to attach the service's signed answer to the output (request path, client ID, response time, signature and the exact body), so that anyone with the service public key can verify it again later, offline",
+};
 
 /** Reads a string parameter, trimmed; empty means "not set". */
 export function optionalString(value: unknown): string | undefined {

@@ -76,7 +76,8 @@ export type VerificationFailure =
 	| 'unparsable-response-time'
 	| 'stale-response'
 	| 'client-id-mismatch'
-	| 'signature-mismatch';
+	| 'signature-mismatch'
+	| 'replayed-response';
 
 /** Verification failed (docs/api.md, Verifying a response): nothing from the response may be used. */
 export class ResponseVerificationError extends PartnerError {
@@ -166,16 +167,24 @@ export class ForeignAnswerError extends RequestError {
 	}
 }
 
-/** The listing did not add up twice in a row: nothing is returned rather than a wrong list. */
+/** The listing did not add up, or kept changing between reads: nothing is returned rather than a wrong list. */
 export class ListingChangedError extends PartnerError {
 	constructor(
 		readonly detail: string,
 		readonly expected: number,
 		readonly actual: number,
+		hint = 'The list was read a second time and still did not add up, so nothing was returned rather than an incomplete or duplicated list. Run the node again once the beneficiaries stop changing.',
 	) {
-		super(
-			`The beneficiary list changed while it was being read: ${detail}`,
-			'The list was read a second time and still did not add up, so nothing was returned rather than an incomplete or duplicated list. Run the node again once the beneficiaries stop changing.',
+		super(`The beneficiary list changed while it was being read: ${detail}`, hint);
+	}
+
+	/** The same finding, once a confirmed listing has been read `reads` times without two reads agreeing. */
+	afterReads(reads: number): ListingChangedError {
+		return new ListingChangedError(
+			`${this.detail}; it was read ${reads} times and no two reads in a row agreed`,
+			this.expected,
+			this.actual,
+			'Nothing was returned rather than a list that mixes two moments (a beneficiary already gone, one that stayed missing). Run the node again once the beneficiaries stop changing. If a list that may mix two moments is acceptable, turn off Confirm Whole List.',
 		);
 	}
 }
@@ -193,15 +202,31 @@ export function isTransient(error: unknown): boolean {
 	return error instanceof TransientError || isRateLimited(error);
 }
 
+/** A bank account number or IBAN as a message shows it: its last four characters ("****6819"). */
+export function maskAccount(value: string): string {
+	return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
+}
+
 /**
- * The error with every secret value of the request removed from its texts: a gateway may echo the
+ * Account numbers and IBANs in text the gateway wrote (a resultMessage, an error page): an IBAN
+ * (two letters, two digits, 10 to 30 letters or digits) or a run of 8 to 34 digits.
+ */
+const ACCOUNT_LIKE = /\b(?:[A-Z]{2}\d{2}[A-Za-z0-9]{10,30}|\d{8,34})\b/g;
+
+export function maskAccountNumbers(text: string): string {
+	return text.replace(ACCOUNT_LIKE, maskAccount);
+}
+
+/**
+ * The error with every secret value of the request removed from its texts, and every account
+ * number or IBAN masked: a gateway may echo the
  * request (an unsigned 4xx body, a resultMessage), and such text reaches messages, descriptions,
  * error items and an AI agent's answer. A secret is replaced wherever it appears, as sent or as a
  * JSON string would escape it.
  */
 export function redactError(error: unknown, secrets: readonly string[]): unknown {
-	if (!(error instanceof PartnerError) || secrets.length === 0) return error;
-	const redact = (text: string): string => redactSecrets(text, secrets);
+	if (!(error instanceof PartnerError)) return error;
+	const redact = (text: string): string => maskAccountNumbers(redactSecrets(text, secrets));
 	error.message = redact(error.message);
 	error.hint = redact(error.hint);
 	if (error instanceof ApiResultError) {

@@ -6,9 +6,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkBeneficiaries } from '../core/api/answers';
-import { BENEFICIARY_FILTERS, CUSTOMER_ID } from '../core/api/fields';
+import { BENEFICIARY_FILTERS } from '../core/api/fields';
 import { PATHS } from '../core/api/gateway';
-import { checkHeaderValue } from '../core/api/headerValues';
 import {
 	compactBody,
 	readWholeNumber,
@@ -17,18 +16,21 @@ import {
 } from '../core/api/validation';
 import { RequestError, ValidationError } from '../core/errors';
 import { readListing, type Page } from '../core/flow/paging';
-import { optionalString } from '../properties';
-import type { ApiSession } from '../transport/session';
+import { optionalString, readBoolean } from '../properties';
+import type { AnswerProof, ApiSession } from '../transport/session';
 
 const FILTER_KEYS = BENEFICIARY_FILTERS.map((rule) => rule.name);
 
-/** What one listing asks for: the page-1 request, the headers and the limits of reading it. */
+/** What one listing asks for: the page-1 request (the customer included) and how to read it. */
 export interface ListingQuestion {
 	request: BeneficiaryListRequest;
-	headers?: IDataObject;
 	timeout: number;
 	/** Undefined reads every page. */
 	limit?: number;
+	/** Return a list of several pages only when two reads in a row agree (paging.ts). */
+	confirm: boolean;
+	/** Attach each page's proof to its items. */
+	withProof: boolean;
 }
 
 /** Builds page 1's request from the item's parameters and checks every rule of docs/api.md (List beneficiaries). */
@@ -58,6 +60,7 @@ export function buildListRequest(filters: IDataObject, options: IDataObject): Be
 		}
 	}
 	request.accessToken = optionalString(options.accessToken);
+	request.customerId = optionalString(options.customerId);
 	const compact = compactBody(request) as BeneficiaryListRequest;
 	validateBeneficiaryListRequest(compact);
 	return compact;
@@ -65,41 +68,54 @@ export function buildListRequest(filters: IDataObject, options: IDataObject): Be
 
 /** One listing's question from its parameters (filters, options), checked before anything is sent. */
 export function listingQuestion(filters: IDataObject, options: IDataObject, limit?: number): ListingQuestion {
-	const request = buildListRequest(filters, options);
-	const customerId = optionalString(options.customerId);
 	return {
-		request,
-		headers: customerId ? { [CUSTOMER_ID.header as string]: checkHeaderValue(CUSTOMER_ID, customerId) } : undefined,
+		request: buildListRequest(filters, options),
 		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
 		limit,
+		confirm: readBoolean('confirmWholeList', options.confirmWholeList, true, 'Confirm Whole List'),
+		withProof: readBoolean('includeProof', options.includeProof, false, 'Include Proof'),
 	};
 }
 
-/** Every beneficiary the question asks for, in API order, exactly once, each page verified and checked. */
+/**
+ * Every beneficiary the question asks for, in API order, exactly once, each page verified and
+ * checked. With a proof, the first item of each page carries the page's whole proof and the
+ * others name their page (`proof: { page }`): a page's body is not repeated in each of its items.
+ */
 export async function listBeneficiaries(
 	session: ApiSession,
 	question: ListingQuestion,
 	signal?: AbortSignal,
 ): Promise<IDataObject[]> {
-	const { request, headers, timeout, limit } = question;
-	const { items } = await readListing<IDataObject>({
+	const { request, timeout, limit, confirm, withProof } = question;
+	const { items, pages } = await readListing<IDataObject>({
 		pageSize: request.pageSize,
 		limit,
+		confirm,
 		scheduler: session.scheduler,
 		signal,
 		keyOf: beneficiaryKey,
 		fetchPage: async (pageNumber, pageSignal) => {
 			// One attempt: the scheduler (shared by every request of the execution) retries it.
-			const data = await session.send(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {
-				headers,
+			const answer = await session.send(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {
 				timeout,
 				signal: pageSignal,
 				secrets: [request.accessToken, request.beneficiaryToken as string | undefined],
+				withProof,
 			});
-			return toPage(data, pageNumber, request);
+			return { ...toPage(answer.data, pageNumber, request), evidence: answer.proof };
 		},
 	});
-	return items;
+	if (!withProof) return items;
+	const proven: IDataObject[] = [];
+	pages.forEach((page, i) => {
+		for (const [index, item] of page.items.entries()) {
+			if (proven.length === items.length) break;
+			const proof = index === 0 ? { page: i + 1, ...(page.evidence as AnswerProof) } : { page: i + 1 };
+			proven.push({ ...item, proof });
+		}
+	});
+	return proven;
 }
 
 /** Exactly-once identity: the beneficiary token, else the partner's reference ID, else the whole object. */

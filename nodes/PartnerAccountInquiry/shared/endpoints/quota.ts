@@ -12,7 +12,7 @@ import { PATHS } from '../core/api/gateway';
 import { checkHeaderValue } from '../core/api/headerValues';
 import { compactBody, readWholeNumber, validateQuotaRequest, type QuotaRequest } from '../core/api/validation';
 import { RequestError } from '../core/errors';
-import { optionalString } from '../properties';
+import { optionalString, readBoolean } from '../properties';
 import type { ApiSession } from '../transport/session';
 
 /** Reads one parameter of the node (of one item, in an action node). */
@@ -37,6 +37,8 @@ export interface QuotaQuestion {
 	headers: IDataObject;
 	timeout: number;
 	accessToken?: string;
+	/** Attach the answer's proof to the output. */
+	withProof: boolean;
 }
 
 /** One quota call's question from its parameters, checked before anything is sent. */
@@ -50,7 +52,13 @@ export function quotaQuestion(request: QuotaRequest, options: IDataObject): Quot
 	] as const) {
 		if (value) headers[rule.header as string] = checkHeaderValue(rule, value);
 	}
-	return { request, headers, timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'), accessToken };
+	return {
+		request,
+		headers,
+		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
+		accessToken,
+		withProof: readBoolean('includeProof', options.includeProof, false, 'Include Proof'),
+	};
 }
 
 /** The available quota the question asks for, verified and checked: the output item's JSON. */
@@ -59,14 +67,17 @@ export async function getQuota(
 	question: QuotaQuestion,
 	signal?: AbortSignal,
 ): Promise<IDataObject> {
-	const { request, headers, timeout, accessToken } = question;
-	const data = await session.call(PATHS.getAvailableQuota, request as unknown as IDataObject, {
+	const { request, headers, timeout, accessToken, withProof } = question;
+	const { data, proof } = await session.call(PATHS.getAvailableQuota, request as unknown as IDataObject, {
 		headers,
 		timeout,
 		signal,
 		secrets: [accessToken],
+		withProof,
 	});
-	return toOutput(data, request);
+	const output = toOutput(data, request);
+	if (proof) output.proof = proof as unknown as IDataObject;
+	return output;
 }
 
 /** The quota fields as returned, plus availableQuotaAmount in major units. */

@@ -3,7 +3,7 @@
  * rate-limit aware stream for the whole execution). One request: the body is serialised once;
  * the credential's `authenticate` signs exactly those bytes; the raw answer is read within a
  * size cap and a deadline (wire.ts), then judged (core/api/judgeAnswer.ts: authentic, current,
- * well formed, a success) before anything from it is parsed into use. Transient failures are
+ * well formed, a success) and refused if it is a replay, before anything from it is used. Transient failures are
  * retried by the scheduler, each attempt freshly signed.
  */
 import type { KeyObject } from 'node:crypto';
@@ -16,7 +16,9 @@ import { judgeAnswer } from '../core/api/judgeAnswer';
 import { isRateLimited, isTransient, redactError } from '../core/errors';
 import { RequestScheduler } from '../core/flow/scheduler';
 import { privateKeyFrom, publicKeyFrom } from '../core/signing/keys';
+import { ReplayGuard } from '../core/signing/replayGuard';
 import { signingUri } from '../core/signing/stringToSign';
+import { parseTimestamp } from '../core/signing/timestamps';
 import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './credentialSettings';
 import { exchange, type RequestContext } from './wire';
 
@@ -30,7 +32,35 @@ export interface CallOptions {
 	signal?: AbortSignal;
 	/** Values of the request that must never be shown, even when the gateway echoes them back. */
 	secrets?: Array<string | undefined>;
+	/** Keep what a third party needs to verify the answer again (AnswerProof). */
+	withProof?: boolean;
 }
+
+/**
+ * What anyone with the service public key needs to verify an answer again, offline: the signed
+ * content is `POST <path>\n<clientId>.<responseTime>.<body>` (docs/api.md, Proof of an answer).
+ */
+export interface AnswerProof {
+	method: 'POST';
+	/** The request URI the answer is signed over (path and query, a base URL's path included). */
+	path: string;
+	clientId: string;
+	responseTime: string;
+	/** The Signature header as received, and its signature alone (Base64, ready for openssl). */
+	signatureHeader: string;
+	signatureBase64: string;
+	/** The answer's body, the exact bytes received (Base64). */
+	bodyBase64: string;
+}
+
+/** A verified, fresh, successful answer: its data and, when asked for, its proof. */
+export interface VerifiedAnswer {
+	data: IDataObject;
+	proof?: AnswerProof;
+}
+
+/** Answers already accepted, by responseId: one memory for the whole n8n process (replayGuard.ts). */
+const REPLAYS = new ReplayGuard();
 
 export class ApiSession {
 	private constructor(
@@ -59,15 +89,19 @@ export class ApiSession {
 	}
 
 	/** One request, scheduled and retried. */
-	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
+	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<VerifiedAnswer> {
 		return await this.scheduler.run((signal) => this.send(path, body, { ...options, signal }), {
 			signal: options.signal,
 		});
 	}
 
-	/** One attempt, now (the caller schedules it): signed, read, judged; secrets removed from any error. */
-	async send(path: string, body: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
+	/**
+	 * One attempt, now (the caller schedules it): signed, read, judged, and refused if its
+	 * responseId was already accepted; secrets removed and account numbers masked in any error.
+	 */
+	async send(path: string, body: IDataObject, options: CallOptions = {}): Promise<VerifiedAnswer> {
 		const url = joinUrl(this.credentials.baseUrl, path);
+		const { clientId, responseTimeToleranceSeconds } = this.credentials;
 		try {
 			const answer = await exchange(this.fn, {
 				url,
@@ -76,13 +110,34 @@ export class ApiSession {
 				timeout: options.timeout ?? NUMBER_OPTIONS.timeout.default,
 				signal: options.signal,
 			});
-			return judgeAnswer(answer, {
-				uri: signingUri(url),
-				clientId: this.credentials.clientId,
+			const nowMs = this.now();
+			const uri = signingUri(url);
+			const judged = judgeAnswer(answer, {
+				uri,
+				clientId,
 				publicKey: this.publicKey,
-				nowMs: this.now(),
-				toleranceSeconds: this.credentials.responseTimeToleranceSeconds,
-			}) as IDataObject;
+				nowMs,
+				toleranceSeconds: responseTimeToleranceSeconds,
+			});
+			const { responseId } = judged.data;
+			if (typeof responseId === 'string' && responseId !== '') {
+				const staleAfterMs = (parseTimestamp(judged.responseTime) as number) + responseTimeToleranceSeconds * 1000;
+				REPLAYS.accept(clientId, responseId, staleAfterMs, nowMs);
+			}
+			const data = judged.data as IDataObject;
+			if (!options.withProof) return { data };
+			return {
+				data,
+				proof: {
+					method: 'POST',
+					path: uri,
+					clientId,
+					responseTime: judged.responseTime,
+					signatureHeader: judged.signatureHeader,
+					signatureBase64: judged.signature.toString('base64'),
+					bodyBase64: answer.body.toString('base64'),
+				},
+			};
 		} catch (error) {
 			throw redactError(
 				error,

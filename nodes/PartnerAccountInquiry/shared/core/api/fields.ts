@@ -34,6 +34,8 @@ export interface FieldRule {
 	pattern?: { regex: RegExp; text: string };
 	/** Never shown in an error, a log or an output item. */
 	secret?: boolean;
+	/** Bank details: shown in messages only by their last four characters ("****6819"). */
+	masked?: boolean;
 	match: Match;
 	/** The beneficiary field an exact filter constrains. */
 	responseField?: string;
@@ -77,16 +79,21 @@ export const ACCESS_TOKEN: FieldRule = {
 
 // The API gives no length for the IDs below: 128 is a generous cap that no issued ID reaches.
 
-/** The customer whose beneficiaries are listed (the listing's Connected-CustomerId). */
+/**
+ * The customer whose beneficiaries are listed. The API takes it as the Connected-CustomerId
+ * header or, with the same function, as the body field customerId. It travels in the body only:
+ * there it is part of the signed bytes, so nothing on the way can drop or change whose list comes
+ * back without breaking the signature; a header copy would be unsigned (docs/api.md, What the
+ * signature binds).
+ */
 export const CUSTOMER_ID: FieldRule = {
 	name: 'customerId',
 	label: 'Customer ID',
 	description:
-		'The account whose beneficiaries to list, sent as the Connected-CustomerId header; empty lists your own account',
+		'The account whose beneficiaries to list, sent in the signed request body (customerId); empty lists your own account',
 	kind: 'text',
 	maxLength: 128,
 	match: 'none',
-	header: 'Connected-CustomerId',
 };
 
 /** The customer's account whose quota is read, when a partner manages it (the quota's Connected-AccountId). */
@@ -164,6 +171,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 		// rule that decides (at most 34); a value over 64 is reported against the length limit first.
 		maxLength: 64,
 		pattern: { regex: /^[A-Z0-9]{0,34}$/, text: '^[A-Z0-9]{0,34}$ (upper-case letters and digits, at most 34)' },
+		masked: true,
 		match: 'exact',
 		responseField: 'bankAccountNo',
 	},
@@ -178,6 +186,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 			regex: /^[A-Z]{2,2}[0-9]{2,2}[a-zA-Z0-9]{1,30}$/,
 			text: '^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$ (country code, check digits, then up to 30 letters or digits; no spaces)',
 		},
+		masked: true,
 		match: 'exact',
 		responseField: 'bankAccountIBAN',
 	},
@@ -223,8 +232,8 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 	},
 ];
 
-/** The listing's whole body: the access token, the filters, and the two paging fields (checked as ranges). */
-export const BENEFICIARY_LIST_FIELDS: readonly FieldRule[] = [ACCESS_TOKEN, ...BENEFICIARY_FILTERS];
+/** The listing's whole body: the access token, the customer, the filters, and the two paging fields (checked as ranges). */
+export const BENEFICIARY_LIST_FIELDS: readonly FieldRule[] = [ACCESS_TOKEN, CUSTOMER_ID, ...BENEFICIARY_FILTERS];
 
 export interface QuotaMethod extends Choice {
 	/** What the accumulation ID identifies under this method. */
@@ -282,6 +291,11 @@ export const NUMBER_OPTIONS = {
 	// webhook verifiers default to; never 0 ("no check") by accident.
 	responseTimeToleranceSeconds: { min: 1, max: 86_400, default: 300 },
 } as const satisfies Record<string, NumberRange>;
+
+/** Names of the fields shown only by their last four characters. */
+export const MASKED_FIELDS: ReadonlySet<string> = new Set(
+	BENEFICIARY_LIST_FIELDS.filter((rule) => rule.masked).map((rule) => rule.name),
+);
 
 /** Names of every field whose value is never shown. */
 export const SECRET_FIELDS: ReadonlySet<string> = new Set(

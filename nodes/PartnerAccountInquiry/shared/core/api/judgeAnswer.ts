@@ -42,8 +42,17 @@ export function isSigned(headers: Record<string, unknown>): boolean {
 	return Object.keys(headers).some((name) => name.toLowerCase() === 'signature');
 }
 
+/** A verified, fresh, well-formed success. */
+export interface JudgedAnswer {
+	data: Record<string, unknown>;
+	/** The verified response-time and signature: with the body, what proves the answer. */
+	responseTime: string;
+	signatureHeader: string;
+	signature: Buffer;
+}
+
 /** The answer's data, when it is a verified, fresh, well-formed success; otherwise the error that says why not. */
-export function judgeAnswer(answer: RawAnswer, context: AnswerContext): Record<string, unknown> {
+export function judgeAnswer(answer: RawAnswer, context: AnswerContext): JudgedAnswer {
 	const { status, headers, body: raw, truncated } = answer;
 	if (!isSigned(headers)) {
 		// An unsigned failure is reported (it carries nothing to trust); an unsigned success is refused below.
@@ -67,7 +76,7 @@ export function judgeAnswer(answer: RawAnswer, context: AnswerContext): Record<s
 		);
 	}
 	// A signed answer is judged by its result code whatever the HTTP status (the API defines none).
-	verifyResponse({ method: 'POST', headers, body: raw, ...context });
+	const { responseTime, signatureHeader, signature } = verifyResponse({ method: 'POST', headers, body: raw, ...context });
 	const data = parseJson(raw);
 	const result = data.result as ApiResult | undefined;
 	if (!result || typeof result !== 'object' || typeof result.resultStatus !== 'string') {
@@ -83,7 +92,7 @@ export function judgeAnswer(answer: RawAnswer, context: AnswerContext): Record<s
 		);
 	}
 	if (result.resultStatus !== 'S') throw new ApiResultError(result);
-	return data;
+	return { data, responseTime, signatureHeader, signature };
 }
 
 const RESULT_STATUSES: readonly string[] = ['S', 'F', 'U'];

@@ -2,7 +2,7 @@
  * The checks made before anything is sent, derived from the field rows in fields.ts. A request
  * that breaks one never leaves n8n; the error names the field, the rule and (unless secret) the value.
  */
-import { ValidationError } from '../errors';
+import { maskAccount, ValidationError } from '../errors';
 import { settleSync } from '../flow/settle';
 import {
 	BENEFICIARY_FILTERS,
@@ -10,6 +10,7 @@ import {
 	NUMBER_OPTIONS,
 	METHOD_WITH_TRADE_TYPE,
 	QUOTA_METHOD_CHOICES,
+	MASKED_FIELDS,
 	SECRET_FIELDS,
 	TRADE_TYPE_CHOICES,
 	values,
@@ -45,9 +46,10 @@ function display(value: unknown): string {
 	return json.ok && json.value !== undefined ? json.value : String(value);
 }
 
-/** A field's value as it appears in a message: hidden for a secret field. */
+/** A field's value as it appears in a message: hidden for a secret field, masked for bank details. */
 export function shown(field: string, value: unknown): string {
-	return SECRET_FIELDS.has(field) ? '(value hidden)' : display(value);
+	if (SECRET_FIELDS.has(field)) return '(value hidden)';
+	return MASKED_FIELDS.has(field) && typeof value === 'string' ? JSON.stringify(maskAccount(value)) : display(value);
 }
 
 /** Characters as the API counts them: Unicode code points, not UTF-16 units. */

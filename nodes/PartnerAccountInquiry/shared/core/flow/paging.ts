@@ -1,10 +1,20 @@
 /**
  * The paging planner and reader: framework-free, with the page fetcher injected. Return All reads
  * page 1, learns totalPageNumber, then reads the rest through the execution's request scheduler,
- * keeping at most the scheduler's width of pages asked for at a time. Each page is checked as it arrives; items come out in API order, every beneficiary
- * exactly once; a listing that changes while it is read is read once more, then refused with the
- * counts. The first failure ends the listing at once and drops its pages not yet started.
+ * keeping at most the scheduler's width of pages asked for at a time. Each page is checked as it
+ * arrives; items come out in API order, every beneficiary exactly once. The first failure ends
+ * the listing at once and drops its pages not yet started.
+ *
+ * Whole at one moment. Pages are addressed by number and the API has no snapshot, so a
+ * beneficiary unbound on an early page while a later one is bound shifts the pages in between
+ * without changing any count: a single read would return one gone beneficiary and miss one that
+ * stayed. No check within one read can see that, so with `confirm` a listing of more than one
+ * page is read again and returned only when two reads in a row agree page for page; a single page
+ * is one answer, one moment, and is read once. A read that does not add up (counts, page numbers,
+ * a beneficiary twice) is read again once. A listing that keeps changing fails after MAX_READS.
  */
+import { createHash } from 'node:crypto';
+
 import { ListingChangedError } from '../errors';
 import type { RequestScheduler } from './scheduler';
 import { settle } from './settle';
@@ -14,7 +24,12 @@ export interface Page<T> {
 	totalCount: number;
 	totalPageNumber: number;
 	currentPageNumber: number;
+	/** What the fetcher keeps of the answer beside its items (its proof, say); passed through untouched. */
+	evidence?: unknown;
 }
+
+/** Reads of one listing at most: a read that did not add up is read once more; a confirmed one up to three more times. */
+export const MAX_READS = { unconfirmed: 2, confirmed: 4 } as const;
 
 export interface ReadListingOptions<T> {
 	/** One attempt at one page (the scheduler retries it). */
@@ -31,6 +46,16 @@ export interface ReadListingOptions<T> {
 	scheduler: RequestScheduler;
 	/** Ends the listing at once (its item is no longer wanted). */
 	signal?: AbortSignal;
+	/** Return a listing of more than one page only when two reads in a row agree (see above). */
+	confirm?: boolean;
+}
+
+export interface Listing<T> {
+	/** In API order, exactly once, at most `limit`. */
+	items: T[];
+	/** The pages the items came from, in order (the last one may hold more than the limit kept). */
+	pages: Array<Page<T>>;
+	stats: ListingStats;
 }
 
 export interface ListingStats {
@@ -49,21 +74,64 @@ export function planPages(totalCount: number, totalPageNumber: number, pageSize:
 	return Math.min(totalPageNumber, Math.ceil(wanted / pageSize));
 }
 
-export async function readListing<T>(options: ReadListingOptions<T>): Promise<{ items: T[]; stats: ListingStats }> {
+export async function readListing<T>(options: ReadListingOptions<T>): Promise<Listing<T>> {
 	const stats: ListingStats = { requests: 0, retries: 0, rereads: 0, peakConcurrency: 0 };
-	const { scheduler } = options;
-	const first = await settle(readOnce(options, scheduler, stats));
-	if (first.ok) return { items: first.value, stats };
-	if (!(first.error instanceof ListingChangedError)) throw first.error;
-	stats.rereads++;
-	return { items: await readOnce(options, scheduler, stats), stats };
+	const maxReads = options.confirm ? MAX_READS.confirmed : MAX_READS.unconfirmed;
+	let previous: Reading<T> | undefined;
+	let change: ListingChangedError | undefined;
+	let unfit = 0;
+	for (let read = 1; read <= maxReads; read++) {
+		if (read > 1) stats.rereads++;
+		const outcome = await settle(readOnce(options, options.scheduler, stats));
+		if (!outcome.ok) {
+			if (!(outcome.error instanceof ListingChangedError)) throw outcome.error;
+			// A second read that does not add up either fails at once: a gateway that serves pages
+			// that never fit together (ignoring pageNumber, say) is not read four times over.
+			if (++unfit === MAX_READS.unconfirmed) throw outcome.error;
+			change = outcome.error;
+			previous = undefined;
+			continue;
+		}
+		const reading = outcome.value;
+		if (!options.confirm || reading.pages.length <= 1) return { ...reading, stats };
+		if (previous) {
+			const difference = firstDifference(previous, reading);
+			if (difference === undefined) return { ...reading, stats };
+			change = new ListingChangedError(difference, previous.pages.length, reading.pages.length);
+		}
+		previous = reading;
+	}
+	throw options.confirm ? (change as ListingChangedError).afterReads(maxReads) : change;
 }
+
+interface Reading<T> {
+	items: T[];
+	pages: Array<Page<T>>;
+	/** A digest of each page's items, in order: what two reads are compared by. */
+	digests: string[];
+}
+
+/** Where two reads of the same listing differ, or undefined when they agree page for page. */
+function firstDifference<T>(before: Reading<T>, after: Reading<T>): string | undefined {
+	if (before.pages[0].totalCount !== after.pages[0].totalCount) {
+		return `it held ${before.pages[0].totalCount} beneficiaries at one read and ${after.pages[0].totalCount} at the next`;
+	}
+	const n = before.digests.findIndex((digest, i) => digest !== after.digests[i]);
+	if (n >= 0)
+		return `page ${n + 1} was not the same at two reads in a row (a beneficiary was bound, unbound or changed)`;
+	if (before.digests.length !== after.digests.length) {
+		return `it filled ${before.digests.length} pages at one read and ${after.digests.length} at the next`;
+	}
+	return undefined;
+}
+
+const pageDigest = (items: unknown[]): string => createHash('sha256').update(JSON.stringify(items)).digest('base64');
 
 async function readOnce<T>(
 	options: ReadListingOptions<T>,
 	scheduler: RequestScheduler,
 	stats: ListingStats,
-): Promise<T[]> {
+): Promise<Reading<T>> {
 	const controller = new AbortController();
 	const outer = options.signal;
 	if (outer?.aborted) throw outer.reason;
@@ -97,9 +165,15 @@ async function readOnce<T>(
 	};
 	if (pagesToRead >= 1) accept(1, first);
 	await readRest(2, pagesToRead, scheduler.maxWidth, fetch, accept, controller);
+	const read: Array<Page<T>> = [];
 	const items: T[] = [];
-	for (let n = 1; n <= pagesToRead; n++) items.push(...(pages.get(n) as Page<T>).items);
-	return options.limit === undefined ? items : items.slice(0, options.limit);
+	for (let n = 1; n <= pagesToRead; n++) {
+		const page = pages.get(n) as Page<T>;
+		read.push(page);
+		items.push(...page.items);
+	}
+	const digests = options.confirm && pagesToRead > 1 ? read.map((page) => pageDigest(page.items)) : [];
+	return { items: options.limit === undefined ? items : items.slice(0, options.limit), pages: read, digests };
 }
 
 /**

@@ -26,6 +26,9 @@ export interface ResponseToVerify {
 export interface VerifiedResponse {
 	responseTime: string;
 	keyVersion: string;
+	/** The Signature header as received, and the signature it carries (decoded). */
+	signatureHeader: string;
+	signature: Buffer;
 }
 
 const WRONG_KEYS =
@@ -91,7 +94,7 @@ export function verifyResponse(response: ResponseToVerify): VerifiedResponse {
 		);
 	}
 	checkResponseTime(responseTime, response.nowMs, response.toleranceSeconds);
-	return { responseTime, keyVersion: parsed.keyVersion };
+	return { responseTime, keyVersion: parsed.keyVersion, signatureHeader: header, signature: parsed.signature };
 }
 
 function headerValue(headers: Record<string, unknown>, name: string): string | undefined {

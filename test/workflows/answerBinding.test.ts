@@ -1,0 +1,287 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- dev-only test: runs the README's OpenSSL command as a user would */
+/**
+ * The answer belongs to the question, whatever sits on the way: the customer inside the
+ * signature, listings that are whole at one moment, no replays, masked bank details, and a proof
+ * that an auditor can verify again with OpenSSL alone.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { createCustomers, type Beneficiary } from '../../sandbox/data';
+import { readSandboxKey } from '../../sandbox/server';
+import { list, quota, useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
+const SMALL = createCustomers().get('CUST_SMALL')?.beneficiaries as Beneficiary[];
+const bodies = () => sim().requests.map((r) => JSON.parse(r.body) as IDataObject);
+
+describe('the customer is part of what is signed', () => {
+	it('travels in the signed body, with no Connected-CustomerId header', async () => {
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		expect(run.json).toEqual(SMALL);
+		expect(bodies()[0]).toEqual({ pageSize: 50, pageNumber: 1, customerId: 'CUST_SMALL' });
+		expect(sim().requests[0].headers['connected-customerid']).toBeUndefined();
+	});
+
+	it("a proxy that drops the customer header cannot turn the question into another account's list", async () => {
+		sim().addFault({ fault: 'dropCustomerHeader', operation: 'list' });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual(SMALL);
+	});
+
+	it('a proxy that rewrites the customer breaks the signature: nothing is emitted', async () => {
+		sim().addFault({ fault: 'rewriteCustomer', operation: 'list', to: 'CUST_LARGE' });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/INVALID_SIGNATURE/);
+	});
+
+	it('a customer ID in any script is sent as it is, inside the signature', async () => {
+		const run = await list(sim(), { returnAll: true, options: { customerId: '客户01' } });
+		expect(run.error?.message).toMatch(/USER_NOT_EXIST/);
+		expect(bodies()[0].customerId).toBe('客户01');
+	});
+});
+
+describe('a listing read across pages is whole at one moment', () => {
+	const before = LARGE;
+	const after = () => sim().beneficiaries('CUST_LARGE');
+
+	it.each([
+		[0, 2],
+		[0, 7],
+		[49, 3],
+		[160, 5],
+		[318, 6],
+	])(
+		'one beneficiary unbound at position %i and another bound at the end while page %i is read: the list before or after, never a mix',
+		async (position, pageNumber) => {
+			sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber, position, times: 1 });
+			const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+			expect(run.status).toBe('success');
+			const got = JSON.stringify(run.json);
+			expect([JSON.stringify(before), JSON.stringify(after())]).toContain(got);
+			expect(JSON.stringify(after())).not.toBe(JSON.stringify(before));
+		},
+	);
+
+	it('without Confirm Whole List the same change goes unseen: one gone beneficiary kept, one that stayed missing (the risk the option accepts)', async () => {
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 1, position: 0, times: 1 });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { customerId: 'CUST_LARGE', pageConcurrency: 1, confirmWholeList: false },
+		});
+		expect(run.status).toBe('success');
+		expect(run.json).toHaveLength(320);
+		const tokens = new Set(run.json.map((b) => b.beneficiaryToken));
+		// The unbound first beneficiary was emitted, and the one that moved up onto page 1 was not.
+		expect(tokens.has(before[0].beneficiaryToken)).toBe(true);
+		expect(tokens.has(before[50].beneficiaryToken)).toBe(false);
+		expect(sim().requests).toHaveLength(7);
+	});
+
+	it('a list that keeps changing fails after 4 reads, naming why and what to do, and emits nothing', async () => {
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(
+			/^The beneficiary list changed while it was being read: .*it was read 4 times and no two reads in a row agreed$/,
+		);
+		expect(run.error?.description).toMatch(/turn off Confirm Whole List/);
+		expect(sim().requests).toHaveLength(4 * 7);
+	});
+
+	it('reads a single page once: one answer is one moment', async () => {
+		const run = await list(sim(), { returnAll: false, limit: 50, options: { customerId: 'CUST_LARGE' } });
+		expect(run.json).toEqual(LARGE.slice(0, 50));
+		expect(sim().requests).toHaveLength(1);
+	});
+});
+
+describe('bank details are masked in every message', () => {
+	it('the "gateway ignored the filter" error shows account numbers by their last four characters only', async () => {
+		const wanted = LARGE.find((b) => b.bankAccountNo) as Beneficiary;
+		sim().addFault({ fault: 'ignoreFilters', customerId: 'CUST_LARGE' });
+		const run = await list(sim(), {
+			returnAll: true,
+			filters: { bankAccountNo: wanted.bankAccountNo },
+			options: { customerId: 'CUST_LARGE' },
+		});
+		expect(run.status).toBe('error');
+		const text = JSON.stringify(run.error);
+		expect(run.error?.message).toMatch(/ignored the Bank Account Number filter/);
+		expect(run.error?.message).toContain(`"****${(wanted.bankAccountNo as string).slice(-4)}"`);
+		for (const b of LARGE) {
+			if (b.bankAccountNo) expect(text).not.toContain(b.bankAccountNo);
+		}
+	});
+
+	it('account numbers and IBANs in text the gateway wrote are masked too', async () => {
+		sim().addFault({
+			fault: 'answer',
+			operation: 'list',
+			answer: {
+				status: 'F',
+				code: 'PROCESS_FAIL',
+				message: 'Accounts GB29NWBK60161331926819 and 6222021234567890 are frozen (ref 42)',
+			},
+		});
+		const run = await list(sim(), { returnAll: true }, { continueOnFail: true });
+		expect(run.json[0].resultMessage).toBe('Accounts ****6819 and ****7890 are frozen (ref 42)');
+		const text = JSON.stringify(run.json);
+		expect(text).not.toContain('GB29NWBK60161331926819');
+		expect(text).not.toContain('6222021234567890');
+	});
+
+	it('a refused IBAN filter is named without its full value', async () => {
+		const run = await list(sim(), { returnAll: true, filters: { bankAccountIBAN: 'GB29 NWBK 6016 1331 9268 19' } });
+		expect(run.error?.message).toMatch(/bankAccountIBAN "\*\*\*\*8 19" does not match the pattern/);
+		expect(JSON.stringify(run.error)).not.toContain('6016 1331');
+	});
+});
+
+describe('Continue On Fail covers every per-item parameter', () => {
+	it("an invalid Concurrency from item 0's expression fails item 0 only; the others run at the default width", async () => {
+		const run = await quota(
+			sim(),
+			{
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: 'U-1001',
+				currency: 'USD',
+				options: { concurrency: '={{ $json.width }}' },
+			},
+			{ items: [{ width: 0 }, { width: 0 }, { width: 0 }], continueOnFail: true },
+		);
+		expect(run.status).toBe('success');
+		expect(run.json).toHaveLength(3);
+		expect(run.json[0]).toMatchObject({ field: 'concurrency' });
+		expect(String(run.json[0].error)).toMatch(/Concurrency must be a whole number from 1 to 10, got 0/);
+		expect(run.json[1]).toMatchObject({ quotaAccumulationId: 'U-1001' });
+		expect(run.json[2]).toMatchObject({ quotaAccumulationId: 'U-1001' });
+		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+
+	it('without Continue On Fail the same value ends the node before anything is sent', async () => {
+		const run = await quota(
+			sim(),
+			{
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: 'U-1001',
+				currency: 'USD',
+				options: { concurrency: '={{ $json.width }}' },
+			},
+			{ items: [{ width: 0 }, { width: 2 }] },
+		);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/Concurrency must be a whole number from 1 to 10, got 0/);
+		expect(sim().requests).toHaveLength(0);
+	});
+});
+
+describe('a replayed answer is refused', () => {
+	it('a signed listing answer served again within the freshness window is refused, naming the replay', async () => {
+		const first = await list(sim(), { returnAll: false, limit: 5, options: { customerId: 'CUST_SMALL' } });
+		expect(first.status).toBe('success');
+		sim().addFault({ fault: 'replay', operation: 'list', times: 1 });
+		const again = await list(sim(), { returnAll: false, limit: 5, options: { customerId: 'CUST_SMALL' } });
+		expect(again.status).toBe('error');
+		expect(again.json).toEqual([]);
+		expect(again.error?.message).toMatch(/was already received once: the same signed answer came back again/);
+		// The replay really was the earlier answer: the same bytes verified (no signature or freshness error).
+		expect(sim().requests.at(-1)?.fault).toBe('replay');
+	});
+});
+
+/** The README's proof-check block, run by bash in a fresh folder with the proof's fields. */
+function runReadmeCheck(proof: IDataObject, body: Buffer = Buffer.from(String(proof.bodyBase64), 'base64')): string {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const block = /<!-- proof-check[^\n]*-->\n```bash\n([\s\S]*?)```/.exec(readme);
+	if (!block) throw new Error('the README has no proof-check block');
+	const dir = mkdtempSync(join(tmpdir(), 'pai-proof-'));
+	try {
+		writeFileSync(join(dir, 'service-public.pem'), readSandboxKey('gateway-public.pem'));
+		return execFileSync('bash', ['-c', block[1]], {
+			cwd: dir,
+			env: {
+				PATH: process.env.PATH,
+				P: String(proof.path),
+				C: String(proof.clientId),
+				T: String(proof.responseTime),
+				S: String(proof.signatureBase64),
+				B: body.toString('base64'),
+			},
+			stdio: ['ignore', 'pipe', 'pipe'],
+		}).toString();
+	} catch (error) {
+		return String((error as { stdout?: Buffer }).stdout ?? error);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+function flipOneByte(proof: IDataObject): Buffer {
+	const body = Buffer.from(String(proof.bodyBase64), 'base64');
+	body[body.length >> 1] ^= 0x01;
+	return body;
+}
+
+describe('Include Proof: an auditor verifies an answer again with OpenSSL alone', () => {
+	it('a quota item carries its proof; the README command verifies it and fails on a one-byte change', async () => {
+		const run = await quota(sim(), {
+			quotaAccumulationMethod: 'USER_ID',
+			quotaAccumulationId: 'U-1001',
+			currency: 'USD',
+			options: { includeProof: true },
+		});
+		expect(run.status).toBe('success');
+		const proof = run.json[0].proof as IDataObject;
+		expect(proof).toMatchObject({
+			method: 'POST',
+			path: '/amsin/api/v1/business/account/inquiryAvailableQuota',
+			clientId: sim().clientId,
+		});
+		const answer = JSON.parse(Buffer.from(String(proof.bodyBase64), 'base64').toString('utf8'));
+		expect(answer.availableQuota).toEqual(run.json[0].availableQuota);
+		expect(runReadmeCheck(proof)).toContain('Verified OK');
+		expect(runReadmeCheck(proof, flipOneByte(proof))).toContain('Verification failure');
+	});
+
+	it("a listing's first item of each page carries that page's proof, the others name their page", async () => {
+		const run = await list(sim(), {
+			returnAll: false,
+			limit: 120,
+			options: { customerId: 'CUST_LARGE', includeProof: true },
+		});
+		expect(run.json).toHaveLength(120);
+		expect(run.json.map((b) => Object.fromEntries(Object.entries(b).filter(([key]) => key !== 'proof')))).toEqual(
+			LARGE.slice(0, 120),
+		);
+		const full = run.json.filter((b) => (b.proof as IDataObject).bodyBase64 !== undefined);
+		expect(full.map((b) => b.beneficiaryToken)).toEqual([0, 50, 100].map((i) => LARGE[i].beneficiaryToken));
+		expect(run.json[1].proof).toEqual({ page: 1 });
+		expect(run.json[119].proof).toEqual({ page: 3 });
+		for (const [i, item] of full.entries()) {
+			const proof = item.proof as IDataObject;
+			expect(proof.page).toBe(i + 1);
+			const page = JSON.parse(Buffer.from(String(proof.bodyBase64), 'base64').toString('utf8'));
+			expect(page.currentPageNumber).toBe(i + 1);
+			expect(runReadmeCheck(proof)).toContain('Verified OK');
+		}
+		expect(runReadmeCheck(full[2].proof as IDataObject, flipOneByte(full[2].proof as IDataObject))).toContain(
+			'Verification failure',
+		);
+	});
+
+	it('is off by default: no proof in the output', async () => {
+		const run = await list(sim(), { returnAll: false, limit: 3, options: { customerId: 'CUST_LARGE' } });
+		expect(run.json.every((b) => b.proof === undefined)).toBe(true);
+	});
+});
