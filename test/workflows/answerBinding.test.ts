@@ -54,23 +54,34 @@ describe('a listing read across pages is whole at one moment', () => {
 	const before = LARGE;
 	const after = () => sim().beneficiaries('CUST_LARGE');
 
+	// Pages one at a time, so that the change lands between two page reads of the first read: the
+	// pages before it are of the list before, those after it of the list after (a mix), and only
+	// the confirming reads can tell. The list after is returned, after a third read agreed.
 	it.each([
-		[0, 2],
-		[0, 7],
-		[49, 3],
-		[160, 5],
-		[318, 6],
+		[0, 1],
+		[49, 2],
+		[120, 3],
+		[160, 4],
+		[10, 6],
 	])(
-		'one beneficiary unbound at position %i and another bound at the end while page %i is read: the list before or after, never a mix',
+		'one beneficiary unbound at position %i and another bound at the end right after page %i is read: the list after, never a mix',
 		async (position, pageNumber) => {
 			sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber, position, times: 1 });
-			const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+			const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 1 } });
 			expect(run.status).toBe('success');
-			const got = JSON.stringify(run.json);
-			expect([JSON.stringify(before), JSON.stringify(after())]).toContain(got);
 			expect(JSON.stringify(after())).not.toBe(JSON.stringify(before));
+			expect(run.json).toEqual(after());
+			// The first read (a mix) differed from the second; the third agreed with the second.
+			expect(sim().requests).toHaveLength(3 * 7);
 		},
 	);
+
+	it('pages read at once: the list before or the list after, never a mix', async () => {
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 0, times: 1 });
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		expect(run.status).toBe('success');
+		expect([JSON.stringify(before), JSON.stringify(after())]).toContain(JSON.stringify(run.json));
+	});
 
 	it('without Confirm Whole List the same change goes unseen: one gone beneficiary kept, one that stayed missing (the risk the option accepts)', async () => {
 		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 1, position: 0, times: 1 });
@@ -141,6 +152,30 @@ describe('bank details are masked in every message', () => {
 		expect(text).not.toContain('6222021234567890');
 	});
 
+	it('a bank filter value the gateway echoes is masked exactly, whatever it looks like', async () => {
+		sim().addFault({ fault: 'echoInResult', operation: 'list' });
+		const run = await list(
+			sim(),
+			{ returnAll: true, filters: { bankAccountNo: 'AB1234567' } },
+			{ continueOnFail: true },
+		);
+		expect(String(run.json[0].resultMessage)).toContain('****4567');
+		expect(JSON.stringify(run.json)).not.toContain('AB1234567');
+	});
+
+	it('a quota answer about another receiving account names both by their last four characters', async () => {
+		sim().addFault({ fault: 'foreignQuota' });
+		const run = await quota(sim(), {
+			quotaAccumulationMethod: 'RECEIVING_ACCOUNT',
+			quotaAccumulationId: 'RA-JPY',
+			currency: 'JPY',
+		});
+		expect(run.error?.message).toBe(
+			'The quota answer is about quotaAccumulationId "****ELSE", not the "****-JPY" asked for',
+		);
+		expect(JSON.stringify(run.error)).not.toContain('RA-JPY');
+	});
+
 	it('a refused IBAN filter is named without its full value', async () => {
 		const run = await list(sim(), { returnAll: true, filters: { bankAccountIBAN: 'GB29 NWBK 6016 1331 9268 19' } });
 		expect(run.error?.message).toMatch(/bankAccountIBAN "\*\*\*\*8 19" does not match the pattern/);
@@ -167,6 +202,16 @@ describe('Continue On Fail covers every per-item parameter', () => {
 		expect(run.json[1]).toMatchObject({ quotaAccumulationId: 'U-1001' });
 		expect(run.json[2]).toMatchObject({ quotaAccumulationId: 'U-1001' });
 		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+
+	it("the listing's error item names its own parameter, pageConcurrency", async () => {
+		const run = await list(
+			sim(),
+			{ returnAll: false, limit: 2, options: { customerId: 'CUST_SMALL', pageConcurrency: '={{ $json.width }}' } },
+			{ items: [{ width: 11 }, { width: 11 }], continueOnFail: true },
+		);
+		expect(run.json[0]).toMatchObject({ field: 'pageConcurrency' });
+		expect(run.json.slice(1)).toEqual(SMALL.slice(0, 2));
 	});
 
 	it('without Continue On Fail the same value ends the node before anything is sent', async () => {

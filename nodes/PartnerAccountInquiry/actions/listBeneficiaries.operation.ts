@@ -50,7 +50,7 @@ export const description: INodeProperties[] = [
 /** The execution's request width, from the first item (it is one stream for all items). */
 export function readConcurrency(fn: IExecuteFunctions): number {
 	const options = fn.getNodeParameter('options', 0, {}) as IDataObject;
-	return readWholeNumber('concurrency', options.pageConcurrency, 'Concurrency');
+	return readWholeNumber('concurrency', options.pageConcurrency, 'Concurrency', 'pageConcurrency');
 }
 
 export async function execute(

@@ -47,9 +47,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw toNodeError(this.getNode(), error, 0);
 	}
 	const outcomes = await runItems(items.length, session.scheduler.maxWidth, failureAsItem, (itemIndex, signal) =>
-		!width.ok && itemIndex === 0
-			? Promise.reject(width.error)
-			: handler.execute.call(this, itemIndex, session, signal),
+		!width.ok && itemIndex === 0 ? Promise.reject(width.error) : handler.execute.call(this, itemIndex, session, signal),
 	);
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {

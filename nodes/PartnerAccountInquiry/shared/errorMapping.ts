@@ -6,7 +6,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MASKED_FIELDS, SECRET_FIELDS } from './core/api/fields';
+import { isMaskedQuotaId, MASKED_FIELDS, SECRET_FIELDS } from './core/api/fields';
 import { maskAccount, PartnerError } from './core/errors';
 
 export type NodeError = NodeApiError | NodeOperationError;
@@ -46,8 +46,11 @@ function redactParameters(value: unknown): unknown {
 	if (!value || typeof value !== 'object') return value;
 	const copy: IDataObject = {};
 	for (const [key, inner] of Object.entries(value)) {
+		const masked =
+			MASKED_FIELDS.has(key) ||
+			(key === 'quotaAccumulationId' && isMaskedQuotaId((value as IDataObject).quotaAccumulationMethod));
 		if (SECRET_FIELDS.has(key) && inner !== '' && inner !== undefined) copy[key] = '[hidden]';
-		else if (MASKED_FIELDS.has(key) && typeof inner === 'string') copy[key] = maskAccount(inner);
+		else if (masked && typeof inner === 'string') copy[key] = maskAccount(inner);
 		else copy[key] = redactParameters(inner) as IDataObject;
 	}
 	return copy;

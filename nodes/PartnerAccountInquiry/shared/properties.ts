@@ -2,7 +2,7 @@
  * The editor's parameters that the action node, the trigger and the credential share, derived
  * from the field rows of core/api/fields.ts (the same bounds as the checks in code).
  */
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import {
 	ACCESS_TOKEN,
@@ -161,12 +161,20 @@ export function optionsCollection(show: IDisplayOptions, options: INodePropertie
 	};
 }
 
-/** Reads a boolean option: a boolean, or the text "true"/"false" an expression may give; unset is `fallback`. */
-export function readBoolean(field: string, value: unknown, fallback: boolean, label: string): boolean {
-	if (value === undefined || value === null || value === '') return fallback;
+/**
+ * Reads a boolean option of `options` by its property (name, default and label in one place): a
+ * boolean, or the text "true"/"false" an expression may give; unset is the property's default.
+ */
+export function readBoolean(property: INodeProperties, options: IDataObject): boolean {
+	const value = options[property.name];
+	if (value === undefined || value === null || value === '') return property.default as boolean;
 	if (typeof value === 'boolean') return value;
 	if (value === 'true' || value === 'false') return value === 'true';
-	throw new ValidationError(field, 'true or false', `${label} must be true or false, got ${JSON.stringify(value)}`);
+	throw new ValidationError(
+		property.name,
+		'true or false',
+		`${property.displayName} must be true or false, got ${JSON.stringify(value)}`,
+	);
 }
 
 /** The listing's Confirm Whole List option (paging.ts: whole at one moment). */

@@ -32,7 +32,8 @@ export async function pollBeneficiaries(
 ): Promise<INodeExecutionData[][] | null> {
 	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
-	const question = listingQuestion(filters, options, manual ? SAMPLE_SIZE : undefined);
+	// A poll always confirms a list of several pages: an event must never come from a list that mixes two moments.
+	const question = listingQuestion(filters, { ...options, confirmWholeList: true }, manual ? SAMPLE_SIZE : undefined);
 	const current = await listBeneficiaries(session, question);
 	if (manual) {
 		// "Fetch Test Event": a small sample of real current data; the saved state is not touched.

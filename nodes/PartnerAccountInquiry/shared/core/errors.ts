@@ -224,9 +224,9 @@ export function maskAccountNumbers(text: string): string {
  * error items and an AI agent's answer. A secret is replaced wherever it appears, as sent or as a
  * JSON string would escape it.
  */
-export function redactError(error: unknown, secrets: readonly string[]): unknown {
+export function redactError(error: unknown, secrets: readonly string[], masked: readonly string[] = []): unknown {
 	if (!(error instanceof PartnerError)) return error;
-	const redact = (text: string): string => maskAccountNumbers(redactSecrets(text, secrets));
+	const redact = (text: string): string => maskAccountNumbers(maskValues(redactSecrets(text, secrets), masked));
 	error.message = redact(error.message);
 	error.hint = redact(error.hint);
 	if (error instanceof ApiResultError) {
@@ -235,6 +235,16 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
 	}
 	if (error instanceof TransientError) error.detail = redact(error.detail);
 	return error;
+}
+
+/** Each of `values` (the request's bank details), as sent or JSON-escaped, by its last four characters. */
+function maskValues(text: string, values: readonly string[]): string {
+	let out = text;
+	for (const value of values) {
+		for (const form of new Set([value, JSON.stringify(value).slice(1, -1)]))
+			out = out.split(form).join(maskAccount(value));
+	}
+	return out;
 }
 
 function redactSecrets(text: string, secrets: readonly string[]): string {

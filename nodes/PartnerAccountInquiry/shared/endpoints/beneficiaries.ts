@@ -16,7 +16,7 @@ import {
 } from '../core/api/validation';
 import { RequestError, ValidationError } from '../core/errors';
 import { readListing, type Page } from '../core/flow/paging';
-import { optionalString, readBoolean } from '../properties';
+import { confirmWholeListOption, includeProofOption, optionalString, readBoolean } from '../properties';
 import type { AnswerProof, ApiSession } from '../transport/session';
 
 const FILTER_KEYS = BENEFICIARY_FILTERS.map((rule) => rule.name);
@@ -72,8 +72,8 @@ export function listingQuestion(filters: IDataObject, options: IDataObject, limi
 		request: buildListRequest(filters, options),
 		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
 		limit,
-		confirm: readBoolean('confirmWholeList', options.confirmWholeList, true, 'Confirm Whole List'),
-		withProof: readBoolean('includeProof', options.includeProof, false, 'Include Proof'),
+		confirm: readBoolean(confirmWholeListOption, options),
+		withProof: readBoolean(includeProofOption, options),
 	};
 }
 
@@ -101,6 +101,7 @@ export async function listBeneficiaries(
 				timeout,
 				signal: pageSignal,
 				secrets: [request.accessToken, request.beneficiaryToken as string | undefined],
+				masked: [request.bankAccountNo as string | undefined, request.bankAccountIBAN as string | undefined],
 				withProof,
 			});
 			return { ...toPage(answer.data, pageNumber, request), evidence: answer.proof };

@@ -12,7 +12,7 @@ import { PATHS } from '../core/api/gateway';
 import { checkHeaderValue } from '../core/api/headerValues';
 import { compactBody, readWholeNumber, validateQuotaRequest, type QuotaRequest } from '../core/api/validation';
 import { RequestError } from '../core/errors';
-import { optionalString, readBoolean } from '../properties';
+import { includeProofOption, optionalString, readBoolean } from '../properties';
 import type { ApiSession } from '../transport/session';
 
 /** Reads one parameter of the node (of one item, in an action node). */
@@ -57,7 +57,7 @@ export function quotaQuestion(request: QuotaRequest, options: IDataObject): Quot
 		headers,
 		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
 		accessToken,
-		withProof: readBoolean('includeProof', options.includeProof, false, 'Include Proof'),
+		withProof: readBoolean(includeProofOption, options),
 	};
 }
 

@@ -32,6 +32,8 @@ export interface CallOptions {
 	signal?: AbortSignal;
 	/** Values of the request that must never be shown, even when the gateway echoes them back. */
 	secrets?: Array<string | undefined>;
+	/** Bank details of the request: shown by their last four characters only, wherever echoed. */
+	masked?: Array<string | undefined>;
 	/** Keep what a third party needs to verify the answer again (AnswerProof). */
 	withProof?: boolean;
 }
@@ -122,7 +124,7 @@ export class ApiSession {
 			const { responseId } = judged.data;
 			if (typeof responseId === 'string' && responseId !== '') {
 				const staleAfterMs = (parseTimestamp(judged.responseTime) as number) + responseTimeToleranceSeconds * 1000;
-				REPLAYS.accept(clientId, responseId, staleAfterMs, nowMs);
+				REPLAYS.accept(this.credentials.baseUrl, clientId, responseId, staleAfterMs, nowMs);
 			}
 			const data = judged.data as IDataObject;
 			if (!options.withProof) return { data };
@@ -139,10 +141,8 @@ export class ApiSession {
 				},
 			};
 		} catch (error) {
-			throw redactError(
-				error,
-				(options.secrets ?? []).filter((value): value is string => !!value),
-			);
+			const set = (values: Array<string | undefined> = []) => values.filter((value): value is string => !!value);
+			throw redactError(error, set(options.secrets), set(options.masked));
 		}
 	}
 }

@@ -222,7 +222,7 @@ export function networkError(error: unknown): Error {
 		// Not a network failure (a header value n8n refused, ...): retrying would not help.
 		return new RequestError(
 			`The request could not be sent: ${message}`,
-			"Check the Base URL, the Customer ID and Connected Account ID (they are sent as headers), and n8n's network settings.",
+			"Check the Base URL, the Connected Account ID (it is sent as a header), and n8n's network settings.",
 		);
 	}
 	// No raw code such as ECONNRESET in the message: NodeApiError would swap the whole message for its generic text.

@@ -4,8 +4,8 @@
  * so a gateway that ignored a filter, or an answer meant for another request, verifies. These
  * checks, derived from the field rows, refuse such answers before anything is emitted.
  */
-import { ForeignAnswerError, RequestError } from '../errors';
-import { BENEFICIARY_FILTERS, METHOD_WITH_TRADE_TYPE } from './fields';
+import { ForeignAnswerError, maskAccount, RequestError } from '../errors';
+import { BENEFICIARY_FILTERS, isMaskedQuotaId, METHOD_WITH_TRADE_TYPE } from './fields';
 import { shown, type QuotaRequest } from './validation';
 
 function typeName(value: unknown): string {
@@ -77,8 +77,12 @@ export function checkQuotaAnswer(data: Readonly<Record<string, unknown>>, asked:
 			);
 		}
 		if (got !== wanted) {
+			const show = (value: unknown) =>
+				field === 'quotaAccumulationId' && isMaskedQuotaId(asked.quotaAccumulationMethod)
+					? JSON.stringify(maskAccount(String(value)))
+					: JSON.stringify(value);
 			throw new ForeignAnswerError(
-				`The quota answer is about ${field} ${JSON.stringify(got)}, not the ${JSON.stringify(wanted)} asked for`,
+				`The quota answer is about ${field} ${show(got)}, not the ${show(wanted)} asked for`,
 			);
 		}
 	}

@@ -40,8 +40,9 @@ export interface FieldRule {
 	/** The beneficiary field an exact filter constrains. */
 	responseField?: string;
 	/**
-	 * The HTTP header the value travels in, where it travels as one (a header carries printable
-	 * ASCII only: headerValues.ts). A row without it is a body field.
+	 * The HTTP header the value is sent in where an endpoint sends it as a header (a header carries
+	 * printable ASCII only: headerValues.ts); Key Version's is an attribute of the Signature header.
+	 * The access token has one for the quota call; the listing sends it as a body field.
 	 */
 	header?: string;
 }
@@ -238,6 +239,8 @@ export const BENEFICIARY_LIST_FIELDS: readonly FieldRule[] = [ACCESS_TOKEN, CUST
 export interface QuotaMethod extends Choice {
 	/** What the accumulation ID identifies under this method. */
 	subject: string;
+	/** The ID is an account number: shown in messages by its last four characters only. */
+	masked?: boolean;
 }
 
 export const QUOTA_METHOD_CHOICES: readonly QuotaMethod[] = [
@@ -251,12 +254,14 @@ export const QUOTA_METHOD_CHOICES: readonly QuotaMethod[] = [
 		value: 'RECEIVING_ACCOUNT',
 		label: 'Receiving Account',
 		subject: 'receiving account',
+		masked: true,
 		description: 'Quota accumulated per receiving account: the ID is the receiving account',
 	},
 	{
 		value: 'VIRTUAL_ACCOUNT',
 		label: 'Virtual Account',
 		subject: 'virtual account',
+		masked: true,
 		description: 'Quota accumulated per virtual account: the ID is the virtual account',
 	},
 	{
@@ -291,6 +296,11 @@ export const NUMBER_OPTIONS = {
 	// webhook verifiers default to; never 0 ("no check") by accident.
 	responseTimeToleranceSeconds: { min: 1, max: 86_400, default: 300 },
 } as const satisfies Record<string, NumberRange>;
+
+/** Whether a quota's accumulation ID is an account number, shown by its last four characters only. */
+export function isMaskedQuotaId(method: unknown): boolean {
+	return QUOTA_METHOD_CHOICES.some((choice) => choice.value === method && choice.masked);
+}
 
 /** Names of the fields shown only by their last four characters. */
 export const MASKED_FIELDS: ReadonlySet<string> = new Set(

@@ -1,8 +1,8 @@
 /**
- * Values that travel as HTTP headers (the field rows with a `header`: Customer ID, Connected
- * Account ID, the quota's access token, Client ID, Key Version), checked against their rows. n8n's HTTP stack silently drops control characters and every
- * character above U+00FF from a header value and sends U+0080 to U+00FF as raw bytes, so
- * `客户01` would go out as `01` and be answered as customer 01. A value that would be rewritten is
+ * Values that travel as HTTP headers (Connected Account ID, the quota's access token, Client ID,
+ * Key Version), checked against their field rows. n8n's HTTP stack silently drops control
+ * characters and every character above U+00FF from a header value and sends U+0080 to U+00FF as
+ * raw bytes, so `客户01` would go out as `01` and be answered for account 01. A value that would be rewritten is
  * refused before anything is sent; the error names the field and the character's position, never
  * a secret's characters.
  */

@@ -76,7 +76,12 @@ export function judgeAnswer(answer: RawAnswer, context: AnswerContext): JudgedAn
 		);
 	}
 	// A signed answer is judged by its result code whatever the HTTP status (the API defines none).
-	const { responseTime, signatureHeader, signature } = verifyResponse({ method: 'POST', headers, body: raw, ...context });
+	const { responseTime, signatureHeader, signature } = verifyResponse({
+		method: 'POST',
+		headers,
+		body: raw,
+		...context,
+	});
 	const data = parseJson(raw);
 	const result = data.result as ApiResult | undefined;
 	if (!result || typeof result !== 'object' || typeof result.resultStatus !== 'string') {

@@ -49,7 +49,10 @@ function display(value: unknown): string {
 /** A field's value as it appears in a message: hidden for a secret field, masked for bank details. */
 export function shown(field: string, value: unknown): string {
 	if (SECRET_FIELDS.has(field)) return '(value hidden)';
-	return MASKED_FIELDS.has(field) && typeof value === 'string' ? JSON.stringify(maskAccount(value)) : display(value);
+	if (MASKED_FIELDS.has(field) && value !== undefined && value !== null && typeof value !== 'object') {
+		return JSON.stringify(maskAccount(String(value)));
+	}
+	return display(value);
 }
 
 /** Characters as the API counts them: Unicode code points, not UTF-16 units. */
@@ -135,11 +138,17 @@ export function checkWholeNumber(
  * against its bounds in NUMBER_OPTIONS, whatever its source: never "no timeout" or "no limit" by
  * accident. Unset is the default.
  */
-export function readWholeNumber(name: keyof typeof NUMBER_OPTIONS, value: unknown, label: string): number {
+export function readWholeNumber(
+	name: keyof typeof NUMBER_OPTIONS,
+	value: unknown,
+	label: string,
+	/** The parameter's name where it differs from the range's (the listing's pageConcurrency). */
+	field: string = name,
+): number {
 	const range: NumberRange = NUMBER_OPTIONS[name];
 	if (value === undefined) return range.default;
 	const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-	return checkWholeNumber(name, number, range, label);
+	return checkWholeNumber(field, number, range, label);
 }
 
 export function validateBeneficiaryListRequest(request: BeneficiaryListRequest): void {

@@ -28,8 +28,10 @@ export interface Page<T> {
 	evidence?: unknown;
 }
 
-/** Reads of one listing at most: a read that did not add up is read once more; a confirmed one up to three more times. */
+/** Reads of one listing at most: one more after a read that did not add up; a confirmed listing up to 4 in all. */
 export const MAX_READS = { unconfirmed: 2, confirmed: 4 } as const;
+/** Reads that do not add up (counts, page numbers, a beneficiary twice) before the listing fails, confirmed or not. */
+const MAX_UNFIT_READS = 2;
 
 export interface ReadListingOptions<T> {
 	/** One attempt at one page (the scheduler retries it). */
@@ -78,7 +80,8 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 	const stats: ListingStats = { requests: 0, retries: 0, rereads: 0, peakConcurrency: 0 };
 	const maxReads = options.confirm ? MAX_READS.confirmed : MAX_READS.unconfirmed;
 	let previous: Reading<T> | undefined;
-	let change: ListingChangedError | undefined;
+	/** Why the last read could not be returned: it did not add up, or differed from the read before. */
+	let lastFinding: ListingChangedError | undefined;
 	let unfit = 0;
 	for (let read = 1; read <= maxReads; read++) {
 		if (read > 1) stats.rereads++;
@@ -87,8 +90,8 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 			if (!(outcome.error instanceof ListingChangedError)) throw outcome.error;
 			// A second read that does not add up either fails at once: a gateway that serves pages
 			// that never fit together (ignoring pageNumber, say) is not read four times over.
-			if (++unfit === MAX_READS.unconfirmed) throw outcome.error;
-			change = outcome.error;
+			if (++unfit === MAX_UNFIT_READS) throw outcome.error;
+			lastFinding = outcome.error;
 			previous = undefined;
 			continue;
 		}
@@ -97,11 +100,11 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 		if (previous) {
 			const difference = firstDifference(previous, reading);
 			if (difference === undefined) return { ...reading, stats };
-			change = new ListingChangedError(difference, previous.pages.length, reading.pages.length);
+			lastFinding = new ListingChangedError(difference, previous.pages.length, reading.pages.length);
 		}
 		previous = reading;
 	}
-	throw options.confirm ? (change as ListingChangedError).afterReads(maxReads) : change;
+	throw options.confirm ? (lastFinding as ListingChangedError).afterReads(maxReads) : lastFinding;
 }
 
 interface Reading<T> {
@@ -135,7 +138,22 @@ async function readOnce<T>(
 	const controller = new AbortController();
 	const outer = options.signal;
 	if (outer?.aborted) throw outer.reason;
-	outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+	const forwardAbort = () => controller.abort(outer?.reason);
+	outer?.addEventListener('abort', forwardAbort, { once: true });
+	try {
+		return await readPages(options, scheduler, stats, controller);
+	} finally {
+		// A listing may be read up to MAX_READS times for one item: each read's listener goes with it.
+		outer?.removeEventListener('abort', forwardAbort);
+	}
+}
+
+async function readPages<T>(
+	options: ReadListingOptions<T>,
+	scheduler: RequestScheduler,
+	stats: ListingStats,
+	controller: AbortController,
+): Promise<Reading<T>> {
 	let active = 0;
 	const fetch = async (pageNumber: number): Promise<Page<T>> => {
 		let started = false;
