@@ -1,6 +1,6 @@
 import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import { networkError } from '../../nodes/PartnerAccountInquiry/shared/transport/wire';
-import { list, quota, useSimulator } from '../workflows/helpers';
+import { list, OK_QUOTA, QUOTA, quota, useSimulator } from '../workflows/helpers';
 
 describe('networkError: which send failures are worth a retry', () => {
 	it.each([
@@ -36,13 +36,6 @@ describe('networkError: which send failures are worth a retry', () => {
 describe('the wire: every body is capped in size and every attempt has a wall-clock deadline', () => {
 	// Driven through n8n's engine against the simulator, which drips, inflates or drops answers.
 	const { sim } = useSimulator();
-	const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' };
-	const OK_QUOTA = {
-		quotaAccumulationMethod: 'USER_ID',
-		quotaAccumulationId: 'U-1001',
-		availableQuota: { currency: 'USD', value: '1250000' },
-		availableQuotaAmount: 12500,
-	};
 
 	it('a body dripped byte by byte meets the wall-clock deadline of each attempt', async () => {
 		sim().addFault({ fault: 'drip', operation: 'quota' });

@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import { readSandboxKey } from '../../sandbox/server';
-import { list, quota, useSimulator } from './helpers';
+import { list, QUOTA, quota, useSimulator } from './helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
@@ -187,12 +187,7 @@ describe('Continue On Fail covers every per-item parameter', () => {
 	it("an invalid Concurrency from item 0's expression fails item 0 only; the others run at the default width", async () => {
 		const run = await quota(
 			sim(),
-			{
-				quotaAccumulationMethod: 'USER_ID',
-				quotaAccumulationId: 'U-1001',
-				currency: 'USD',
-				options: { concurrency: '={{ $json.width }}' },
-			},
+			{ ...QUOTA, options: { concurrency: '={{ $json.width }}' } },
 			{ items: [{ width: 0 }, { width: 0 }, { width: 0 }], continueOnFail: true },
 		);
 		expect(run.status).toBe('success');
@@ -217,12 +212,7 @@ describe('Continue On Fail covers every per-item parameter', () => {
 	it('without Continue On Fail the same value ends the node before anything is sent', async () => {
 		const run = await quota(
 			sim(),
-			{
-				quotaAccumulationMethod: 'USER_ID',
-				quotaAccumulationId: 'U-1001',
-				currency: 'USD',
-				options: { concurrency: '={{ $json.width }}' },
-			},
+			{ ...QUOTA, options: { concurrency: '={{ $json.width }}' } },
 			{ items: [{ width: 0 }, { width: 2 }] },
 		);
 		expect(run.status).toBe('error');

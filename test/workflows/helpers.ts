@@ -41,3 +41,12 @@ export const list = (sim: Simulator, parameters: INodeParameters, extra: RunExtr
 
 export const quota = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
 	runOperation(sim, 'getAvailableQuota', parameters, extra);
+
+/** The simulator's quota of service user U-1001, asked for and answered (USD 12,500.00). */
+export const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' };
+export const OK_QUOTA = {
+	quotaAccumulationMethod: 'USER_ID',
+	quotaAccumulationId: 'U-1001',
+	availableQuota: { currency: 'USD', value: '1250000' },
+	availableQuotaAmount: 12500,
+};

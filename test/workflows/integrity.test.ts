@@ -5,17 +5,10 @@
  * wire's caps and deadlines, are tested in test/nodes/transport.test.ts.)
  */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
-import { list, quota, useSimulator } from './helpers';
+import { list, OK_QUOTA, QUOTA, quota, useSimulator } from './helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
-const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' };
-const OK_QUOTA = {
-	quotaAccumulationMethod: 'USER_ID',
-	quotaAccumulationId: 'U-1001',
-	availableQuota: { currency: 'USD', value: '1250000' },
-	availableQuotaAmount: 12500,
-};
 const PLANTED = 'planted-0123456789abcdef';
 
 describe('freshness: a signed answer from another time is not used', () => {
