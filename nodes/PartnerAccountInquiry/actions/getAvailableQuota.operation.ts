@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { readWholeNumber } from '../shared/core/api/validation';
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
 import {
 	accessTokenOption,
@@ -9,6 +8,7 @@ import {
 	includeProofOption,
 	optionsCollection,
 	quotaFields,
+	readConcurrency as readConcurrencyOf,
 	timeoutOption,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
@@ -26,11 +26,7 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The execution's request width, from the first item (it is one stream for all items). */
-export function readConcurrency(fn: IExecuteFunctions): number {
-	const options = fn.getNodeParameter('options', 0, {}) as IDataObject;
-	return readWholeNumber('concurrency', options.concurrency, 'Concurrency');
-}
+export const readConcurrency = (fn: IExecuteFunctions): number => readConcurrencyOf(fn, 'concurrency');
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -12,6 +12,7 @@ import {
 	filtersCollection,
 	numberProperty,
 	optionsCollection,
+	readConcurrency as readConcurrencyOf,
 	timeoutOption,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
@@ -47,11 +48,7 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The execution's request width, from the first item (it is one stream for all items). */
-export function readConcurrency(fn: IExecuteFunctions): number {
-	const options = fn.getNodeParameter('options', 0, {}) as IDataObject;
-	return readWholeNumber('concurrency', options.pageConcurrency, 'Concurrency', 'pageConcurrency');
-}
+export const readConcurrency = (fn: IExecuteFunctions): number => readConcurrencyOf(fn, 'pageConcurrency');
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -2,7 +2,7 @@
  * The editor's parameters that the action node, the trigger and the credential share, derived
  * from the field rows of core/api/fields.ts (the same bounds as the checks in code).
  */
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	ACCESS_TOKEN,
@@ -16,6 +16,7 @@ import {
 	type FieldRule,
 	type NumberRange,
 } from './core/api/fields';
+import { readWholeNumber } from './core/api/validation';
 import { ValidationError } from './core/errors';
 import { RETRY_POLICY } from './core/flow/retry';
 
@@ -147,6 +148,15 @@ export const concurrencyOption = numberProperty(
 	'Concurrency',
 	'How many requests this node runs at once, for all items and every page together (1 = one after another, in input order). Spread over the round trip; halves by itself when the gateway reports a traffic limit. Read from the first item.',
 );
+
+/**
+ * The execution's request width, read from the first item (one stream for all items): the
+ * Concurrency option, which the listing keeps under its old name pageConcurrency.
+ */
+export function readConcurrency(fn: IExecuteFunctions, parameter: 'concurrency' | 'pageConcurrency'): number {
+	const options = fn.getNodeParameter('options', 0, {}) as IDataObject;
+	return readWholeNumber('concurrency', options[parameter], 'Concurrency', parameter);
+}
 
 /** The operation's "Options" collection. */
 export function optionsCollection(show: IDisplayOptions, options: INodeProperties[]): INodeProperties {
