@@ -1,127 +1,19 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only tests */
 import fc from 'fast-check';
 
 import { ListingChangedError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import { planPages, readListing, type Page } from '../../nodes/PartnerAccountInquiry/shared/core/flow/paging';
-import { RequestScheduler, type SchedulerOptions } from '../../nodes/PartnerAccountInquiry/shared/core/flow/scheduler';
+import { RequestScheduler } from '../../nodes/PartnerAccountInquiry/shared/core/flow/scheduler';
 import { rejection } from '../fixtures/async';
 
-interface Item {
-	id: string;
-}
-
-const items = (count: number, prefix = 'b'): Item[] =>
-	Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}` }));
-const keyOf = (item: Item) => item.id;
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The rate-limit marker the fake gateway throws (REQUEST_TRAFFIC_EXCEED_LIMIT). */
-class RateLimited extends Error {
-	constructor() {
-		super('REQUEST_TRAFFIC_EXCEED_LIMIT');
-	}
-}
-const isRateLimited = (error: unknown) => error instanceof RateLimited;
-
-/** Page `pageNumber` of `all` as the gateway answers it. */
-function pageOf(all: Item[], pageSize: number, pageNumber: number, emptyPages = 0): Page<Item> {
-	return {
-		items: all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize),
-		totalCount: all.length,
-		totalPageNumber: all.length === 0 ? emptyPages : Math.ceil(all.length / pageSize),
-		currentPageNumber: pageNumber,
-	};
-}
-
-interface FakeOptions {
-	pageSize: number;
-	/** The listing as it stands at call number `call` (0-based, in the order of the calls). */
-	listing: (call: number) => Item[];
-	delayMs?: (pageNumber: number, call: number) => number;
-	/** An error to throw for this call, or undefined. */
-	fail?: (pageNumber: number, call: number) => unknown;
-	/** Rewrites the page before it is returned. */
-	mutate?: (page: Page<Item>, pageNumber: number, call: number) => Page<Item>;
-	/** totalPageNumber reported for an empty listing (0 or 1). */
-	emptyPages?: number;
-	/** Reject at once when the signal is aborted. */
-	honourAbort?: boolean;
-}
-
-/**
- * An in-memory gateway that records every call, the calls in flight and the signals it got.
- * (scheduler.test.ts has a smaller copy, for reading a listing through the scheduler.)
- */
-function fakeGateway(options: FakeOptions) {
-	const log = {
-		calls: [] as number[],
-		inFlight: 0,
-		peakInFlight: 0,
-		signals: [] as AbortSignal[],
-		abortedAtStart: [] as boolean[],
-		callsAtFailure: undefined as number | undefined,
-		failures: 0,
-	};
-	const fetchPage = async (pageNumber: number, signal: AbortSignal): Promise<Page<Item>> => {
-		const call = log.calls.length;
-		log.calls.push(pageNumber);
-		log.signals.push(signal);
-		log.abortedAtStart.push(signal.aborted);
-		log.inFlight++;
-		log.peakInFlight = Math.max(log.peakInFlight, log.inFlight);
-		try {
-			const ms = options.delayMs?.(pageNumber, call) ?? 0;
-			const pause = ms > 0 ? wait(ms) : Promise.resolve();
-			if (options.honourAbort) {
-				await new Promise<void>((resolve, reject) => {
-					if (signal.aborted) reject(new Error('aborted by the signal'));
-					signal.addEventListener('abort', () => reject(new Error('aborted by the signal')), { once: true });
-					void pause.then(resolve);
-				});
-			} else {
-				await pause;
-			}
-			const error = options.fail?.(pageNumber, call);
-			if (error !== undefined) {
-				if (!(error instanceof RateLimited)) {
-					log.failures++;
-					log.callsAtFailure ??= log.calls.length;
-				}
-				throw error;
-			}
-			const page = pageOf(options.listing(call), options.pageSize, pageNumber, options.emptyPages);
-			return options.mutate ? options.mutate(page, pageNumber, call) : page;
-		} finally {
-			log.inFlight--;
-		}
-	};
-	return { fetchPage, log };
-}
-
-/**
- * Reads the listing through a scheduler of its own (3 wide unless `width` says otherwise). How the
- * scheduler retries, narrows and paces a listing is tested in scheduler.test.ts.
- */
-function readWith(
-	gateway: ReturnType<typeof fakeGateway>,
-	pageSize: number,
-	{ limit, confirm, ...scheduling }: { limit?: number; confirm?: boolean } & Partial<SchedulerOptions> = {},
-) {
-	const sleeps: number[] = [];
-	const scheduler = new RequestScheduler({
-		width: 3,
-		isRateLimited,
-		sleep: async (ms) => {
-			sleeps.push(ms);
-		},
-		random: () => 0.5,
-		...scheduling,
-	});
-	const promise = readListing<Item>({ fetchPage: gateway.fetchPage, pageSize, limit, keyOf, scheduler, confirm });
-	return { promise, sleeps };
-}
-
-const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+import {
+	fakeGateway,
+	items,
+	keyOf,
+	range,
+	readWith,
+	wait,
+	type Item,
+} from '../fixtures/listing';
 
 describe('planPages', () => {
 	it('reads every page without a limit', () => {

@@ -4,13 +4,19 @@ import fc from 'fast-check';
 import { readListing, type Page } from '../../nodes/PartnerAccountInquiry/shared/core/flow/paging';
 import { RequestScheduler, type SchedulerOptions } from '../../nodes/PartnerAccountInquiry/shared/core/flow/scheduler';
 import { rejection } from '../fixtures/async';
+import {
+	fakeGateway as fakeListingGateway,
+	isRateLimited,
+	items,
+	keyOf,
+	pageOf,
+	range,
+	RateLimited,
+	readWith,
+	wait,
+	type Item,
+} from '../fixtures/listing';
 
-/** The rate-limit marker the fake gateway throws (REQUEST_TRAFFIC_EXCEED_LIMIT). */
-class RateLimited extends Error {
-	constructor() {
-		super('REQUEST_TRAFFIC_EXCEED_LIMIT');
-	}
-}
 class Transient extends Error {}
 
 /** Lets queued microtasks and promise chains run. */
@@ -221,84 +227,6 @@ describe('RequestScheduler', () => {
 
 // Reading a listing through the scheduler: what the scheduler does to the pages of a listing
 // (width, rate limits, retries, pacing). Paging itself is tested in paging.test.ts.
-
-interface Item {
-	id: string;
-}
-
-const items = (count: number, prefix = 'b'): Item[] =>
-	Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}` }));
-const keyOf = (item: Item) => item.id;
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const isRateLimited = (error: unknown) => error instanceof RateLimited;
-const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-
-/** Page `pageNumber` of `all` as the gateway answers it. */
-function pageOf(all: Item[], pageSize: number, pageNumber: number): Page<Item> {
-	return {
-		items: all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize),
-		totalCount: all.length,
-		totalPageNumber: Math.ceil(all.length / pageSize),
-		currentPageNumber: pageNumber,
-	};
-}
-
-/**
- * An in-memory listing gateway that records every call and the calls in flight (a smaller copy of
- * the one in paging.test.ts). `failures` counts the errors thrown other than rate limits.
- */
-function fakeListingGateway(options: {
-	pageSize: number;
-	listing: () => Item[];
-	delayMs?: (pageNumber: number, call: number) => number;
-	/** An error to throw for this call, or undefined. */
-	fail?: (pageNumber: number, call: number) => unknown;
-}) {
-	const log = { calls: [] as number[], inFlight: 0, peakInFlight: 0, failures: 0 };
-	const fetchPage = async (pageNumber: number): Promise<Page<Item>> => {
-		const call = log.calls.length;
-		log.calls.push(pageNumber);
-		log.inFlight++;
-		log.peakInFlight = Math.max(log.peakInFlight, log.inFlight);
-		try {
-			const ms = options.delayMs?.(pageNumber, call) ?? 0;
-			await (ms > 0 ? wait(ms) : Promise.resolve());
-			const error = options.fail?.(pageNumber, call);
-			if (error !== undefined) {
-				if (!(error instanceof RateLimited)) log.failures++;
-				throw error;
-			}
-			return pageOf(options.listing(), options.pageSize, pageNumber);
-		} finally {
-			log.inFlight--;
-		}
-	};
-	return { fetchPage, log };
-}
-
-/** Reads the listing through a scheduler of its own: 3 wide, random 0.5, its pauses recorded in `sleeps`. */
-function readWith(
-	gateway: ReturnType<typeof fakeListingGateway>,
-	pageSize: number,
-	scheduling: Partial<SchedulerOptions> = {},
-) {
-	const sleeps: number[] = [];
-	const promise = readListing<Item>({
-		fetchPage: gateway.fetchPage,
-		pageSize,
-		keyOf,
-		scheduler: new RequestScheduler({
-			width: 3,
-			isRateLimited,
-			sleep: async (ms) => {
-				sleeps.push(ms);
-			},
-			random: () => 0.5,
-			...scheduling,
-		}),
-	});
-	return { promise, sleeps };
-}
 
 /**
  * A virtual clock: `sleep` and the fake gateway's latency are timers on it, and `run` advances it
