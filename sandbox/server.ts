@@ -137,6 +137,12 @@ export interface Simulator {
 	beneficiaries(customerId: string): Beneficiary[];
 	/** Moves a quota: the next answers for that method and ID carry this value (minor units). */
 	setQuota(method: string, id: string, value: string | number, currency?: string): void;
+	/**
+	 * New bank details for the beneficiary with this reference ID, as a bank-account swap makes
+	 * them: a new account number (and IBAN, where it had one) and so a new beneficiary token (spec
+	 * 2.3: the token is ciphertext of the bank details); its reference ID stays. Returns it.
+	 */
+	changeBankDetails(customerId: string, referenceBeneficiaryId: string): Beneficiary;
 	reset(): void;
 	close(): Promise<void>;
 }
@@ -176,6 +182,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const requests: LoggedRequest[] = [];
 	let inFlight = 0;
 	let added = 0;
+	let bankChanges = 0;
 	const quotaOverrides = new Map<string, { value: string | number; currency: string }>();
 
 	const sim: Simulator = {
@@ -198,6 +205,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		},
 		setQuota: (method, id, value, currency = 'USD') => {
 			quotaOverrides.set(`${method}:${id}`, { value, currency });
+		},
+		changeBankDetails: (customerId, referenceBeneficiaryId) => {
+			const beneficiary = sim.beneficiaries(customerId).find((b) => b.referenceBeneficiaryId === referenceBeneficiaryId);
+			if (!beneficiary) throw new Error(`no beneficiary ${referenceBeneficiaryId} for ${customerId || 'the partner'}`);
+			const n = ++bankChanges;
+			beneficiary.bankAccountNo = `${String(70000000 + n * 9173)}${String(n).padStart(4, '0')}`;
+			if (beneficiary.bankAccountIBAN) beneficiary.bankAccountIBAN = `DE89370400440${String(532013000 + n).padStart(9, '0')}`;
+			beneficiary.beneficiaryToken = Buffer.from(
+				`token:${referenceBeneficiaryId}:${beneficiary.bankAccountNo}`,
+			).toString('base64');
+			return beneficiary;
 		},
 		reset: () => {
 			faults = [];
@@ -513,6 +531,37 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify(added));
 			return;
+		}
+		if (req.method === 'POST' && url.pathname.startsWith(`${basePath}/__admin/`)) {
+			// For the real-app trigger checks: what a user or the bank does to the account meanwhile.
+			const body = JSON.parse(raw.toString() || '{}') as Record<string, unknown>;
+			const action = url.pathname.slice(`${basePath}/__admin/`.length);
+			const reply = (status: number, value: unknown) => {
+				res.writeHead(status, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(value));
+			};
+			try {
+				if (action === 'change-bank-details')
+					return reply(
+						200,
+						sim.changeBankDetails(String(body.customerId ?? ''), String(body.referenceBeneficiaryId)),
+					);
+				if (action === 'set-quota') {
+					sim.setQuota(String(body.method), String(body.id), body.value as string, body.currency as string | undefined);
+					return reply(200, { ok: true });
+				}
+				if (action === 'add-fault') {
+					sim.addFault(body as unknown as FaultRule);
+					return reply(200, { ok: true });
+				}
+				if (action === 'clear-faults') {
+					sim.clearFaults();
+					return reply(200, { ok: true });
+				}
+				return reply(404, { error: `no admin action ${action}` });
+			} catch (error) {
+				return reply(400, { error: (error as Error).message });
+			}
 		}
 		const path = `${url.pathname}${url.search}`;
 		const entry: LoggedRequest = { method: req.method ?? '', path, headers: req.headers, body: raw.toString('utf8') };
