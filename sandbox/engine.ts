@@ -239,6 +239,8 @@ export interface PollerOptions {
 	mode?: 'trigger' | 'manual';
 	/** 'activate' (the user activated the workflow), 'init' (n8n started), 'update'. */
 	activation?: 'activate' | 'init' | 'update' | 'manual';
+	/** What n8n 2.x's poll scheduler gives a poll (getPollBudgetMs); n8n-core's own default otherwise. */
+	pollBudgetMs?: number;
 }
 
 export type PollResult =
@@ -250,7 +252,24 @@ export type PollResult =
  * per activation, reused for every poll. `poll()` runs the node's poll once and returns what it
  * would emit (null: nothing) or the error n8n would report.
  */
-export function activateTrigger(options: PollerOptions): { poll: () => Promise<PollResult> } {
+/** Where the warnings n8n's (one, shared) logger gets go: the poller polling now. */
+let warningsOfPoll: string[] | undefined;
+const capturing = new WeakSet<object>();
+function captureWarnings(logger: { warn: (message: string, metadata?: never) => void }): void {
+	if (capturing.has(logger)) return;
+	capturing.add(logger);
+	const warn = logger.warn.bind(logger);
+	logger.warn = (message: string, metadata?: never) => {
+		if (warningsOfPoll) warningsOfPoll.push(message);
+		else warn(message, metadata);
+	};
+}
+
+export function activateTrigger(options: PollerOptions): {
+	poll: () => Promise<PollResult>;
+	/** What the node logged as warnings (n8n's log), in order. */
+	warnings: string[];
+} {
 	const nodeType = new PartnerAccountInquiryTrigger();
 	const registry: Record<string, INodeType> = { [TRIGGER_TYPE]: nodeType };
 	const nodeTypes: INodeTypes = {
@@ -302,9 +321,14 @@ export function activateTrigger(options: PollerOptions): { poll: () => Promise<P
 		undefined,
 		undefined,
 		() => options.staticData,
+		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
 	);
+	const warnings: string[] = [];
+	captureWarnings(context.logger);
 	return {
+		warnings,
 		poll: async () => {
+			warningsOfPoll = warnings;
 			try {
 				const result = await nodeType.poll.call(context);
 				return { ok: true, items: result ? result[0] : null };

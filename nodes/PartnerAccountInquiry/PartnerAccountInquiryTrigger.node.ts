@@ -91,7 +91,10 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		// A fresh activation starts from a fresh baseline; a restart of n8n ('init') carries on.
 		const firstPollOfActivation = !activations.has(this);
 		activations.add(this);
-		if (firstPollOfActivation && this.getActivationMode() === 'activate' && !manual) delete staticData.state;
+		if (firstPollOfActivation && this.getActivationMode() === 'activate' && !manual) {
+			delete staticData.state;
+			delete staticData.unknownBackoff;
+		}
 		try {
 			const session = await ApiSession.open(this, POLL_CONCURRENCY);
 			if (isBeneficiaryEvent(event)) return await pollBeneficiaries(this, session, event, staticData, manual);

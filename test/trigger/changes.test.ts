@@ -3,11 +3,14 @@ import {
 	diffBeneficiaries,
 	quotaEvent,
 	questionDigest,
+	readBeneficiaryState,
+	readQuotaState,
+	SUMMARY_FIELDS,
+	type QuotaState,
 } from '../../nodes/PartnerAccountInquiry/trigger/changes';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { createCustomers } from '../../sandbox/data';
 
-const identity = (b: Record<string, unknown>) => String(b.beneficiaryToken);
 const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
 const b = (token: string, fields: Record<string, unknown> = {}) => ({
 	beneficiaryToken: token,
@@ -19,8 +22,8 @@ describe('diffBeneficiaries', () => {
 	it('finds additions, changes (naming the fields) and removals, in API order, removals last', () => {
 		const ref = (token: string, fields: Record<string, unknown> = {}) =>
 			b(token, { referenceBeneficiaryId: `ref-${token}`, ...fields });
-		const state = baseline('q', [ref('a'), ref('b', { bankName: 'X' }), ref('c')], identity);
-		const { events } = diffBeneficiaries(state, [ref('d'), ref('b', { bankName: 'Y' }), ref('a')], identity, ALL);
+		const state = baseline('q', [ref('a'), ref('b', { bankName: 'X' }), ref('c')]);
+		const { events } = diffBeneficiaries(state, [ref('d'), ref('b', { bankName: 'Y' }), ref('a')], ALL);
 		// A removal carries the kept summary (no token): here its reference ID.
 		expect(events.map((e) => [e.event, e.beneficiary.referenceBeneficiaryId])).toEqual([
 			['beneficiaryAdded', 'ref-d'],
@@ -31,30 +34,30 @@ describe('diffBeneficiaries', () => {
 	});
 
 	it('a field that appears, or disappears, is a change; a new field elsewhere is not', () => {
-		const state = baseline('q', [b('a'), b('b')], identity);
-		const { events } = diffBeneficiaries(state, [b('a', { extra: 1 }), b('b')], identity, ALL);
+		const state = baseline('q', [b('a'), b('b')]);
+		const { events } = diffBeneficiaries(state, [b('a', { extra: 1 }), b('b')], ALL);
 		expect(events.map((e) => e.beneficiary.beneficiaryToken)).toEqual(['a']);
 		expect(events[0].changes).toEqual({ extra: { before: null, after: 1 } });
-		const gone = diffBeneficiaries(baseline('q', [b('a', { extra: 1 })], identity), [b('a')], identity, ALL).events;
+		const gone = diffBeneficiaries(baseline('q', [b('a', { extra: 1 })]), [b('a')], ALL).events;
 		expect(gone[0].changes).toEqual({ extra: { before: null, after: null } });
 	});
 
 	it('names only the fields that changed in an entry kept from before a new field was seen elsewhere', () => {
-		const first = baseline('q', [b('a'), b('b')], identity);
+		const first = baseline('q', [b('a'), b('b')]);
 		// b gains a field; a is unchanged, so its entry (made when two fields were known) is kept.
-		const second = diffBeneficiaries(first, [b('a'), b('b', { extra: 1 })], identity, ALL).next;
-		const { events } = diffBeneficiaries(second, [b('a', { status: 'FROZEN' }), b('b', { extra: 1 })], identity, ALL);
+		const second = diffBeneficiaries(first, [b('a'), b('b', { extra: 1 })], ALL).next;
+		const { events } = diffBeneficiaries(second, [b('a', { status: 'FROZEN' }), b('b', { extra: 1 })], ALL);
 		expect(events).toHaveLength(1);
 		expect(events[0].changes).toEqual({ status: { before: 'ACTIVE', after: 'FROZEN' } });
 	});
 
 	it('moves the state forward only for what it emits (the cap), so nothing is lost or doubled', () => {
-		const state = baseline('q', [], identity);
+		const state = baseline('q', []);
 		const current = Array.from({ length: 7 }, (_, i) => b(`t${i}`));
-		const first = diffBeneficiaries(state, current, identity, ALL, 3);
-		const second = diffBeneficiaries(first.next, current, identity, ALL, 3);
-		const third = diffBeneficiaries(second.next, current, identity, ALL, 3);
-		const fourth = diffBeneficiaries(third.next, current, identity, ALL, 3);
+		const first = diffBeneficiaries(state, current, ALL, 3);
+		const second = diffBeneficiaries(first.next, current, ALL, 3);
+		const third = diffBeneficiaries(second.next, current, ALL, 3);
+		const fourth = diffBeneficiaries(third.next, current, ALL, 3);
 		expect([first, second, third, fourth].map((r) => r.events.map((e) => e.beneficiary.beneficiaryToken))).toEqual([
 			['t0', 't1', 't2'],
 			['t3', 't4', 't5'],
@@ -65,7 +68,7 @@ describe('diffBeneficiaries', () => {
 
 	it('keeps 10,000 beneficiaries in a small state (no objects): about 1.5 MB of JSON', () => {
 		const all = createCustomers().get('CUST_BENCH')?.beneficiaries as unknown as Array<Record<string, unknown>>;
-		const state = baseline('q', all, identity);
+		const state = baseline('q', all);
 		const bytes = Buffer.byteLength(JSON.stringify(state));
 		const objects = Buffer.byteLength(JSON.stringify(all));
 		expect(bytes).toBeLessThan(objects / 2);
@@ -73,21 +76,118 @@ describe('diffBeneficiaries', () => {
 	});
 });
 
+describe('one beneficiary, whatever its bank details', () => {
+	const payee = (token: string, ref: string | undefined, fields: Record<string, unknown> = {}) =>
+		b(token, { ...(ref ? { referenceBeneficiaryId: ref } : {}), bankAccountNo: `acct-${token}`, ...fields });
+
+	it('a new token under the same reference ID is one change naming the bank fields, not a removal and an addition', () => {
+		const state = baseline('q', [payee('t1', 'R1'), payee('t2', 'R2')]);
+		const { events } = diffBeneficiaries(state, [payee('t1', 'R1'), payee('t9', 'R2')], ALL);
+		expect(events.map((e) => e.event)).toEqual(['beneficiaryChanged']);
+		expect(events[0].changes).toEqual({
+			beneficiaryToken: { before: null, after: 't9' },
+			bankAccountNo: { before: null, after: 'acct-t9' },
+		});
+	});
+
+	it('without a reference ID a beneficiary is its token: new bank details are a removal and an addition', () => {
+		const state = baseline('q', [payee('t1', undefined)]);
+		const { events } = diffBeneficiaries(state, [payee('t2', undefined)], ALL);
+		expect(events.map((e) => e.event)).toEqual(['beneficiaryAdded', 'beneficiaryRemoved']);
+	});
+
+	it('two beneficiaries under one reference ID are never merged: each is told apart by its token', () => {
+		const state = baseline('q', [payee('t1', 'R'), payee('t2', 'R')]);
+		expect(Object.keys(state.entries)).toHaveLength(2);
+		expect(diffBeneficiaries(state, [payee('t1', 'R'), payee('t2', 'R')], ALL).events).toEqual([]);
+		// A third under the same ID is one addition; the two known ones stay as they were.
+		const { events } = diffBeneficiaries(state, [payee('t1', 'R'), payee('t2', 'R'), payee('t3', 'R')], ALL);
+		expect(events.map((e) => [e.event, e.beneficiary.beneficiaryToken ?? null])).toEqual([['beneficiaryAdded', 't3']]);
+	});
+
+	it('a second beneficiary bound under a reference ID already in use is reported, never swallowed', () => {
+		const state = baseline('q', [payee('t1', 'R')]);
+		const { events } = diffBeneficiaries(state, [payee('t1', 'R'), payee('t2', 'R')], ALL);
+		// Until then "R" meant t1 alone; now each is its reference ID and token: R's entry goes and both come.
+		expect(events.map((e) => e.event).sort()).toEqual(['beneficiaryAdded', 'beneficiaryAdded', 'beneficiaryRemoved']);
+		// The cost, documented (README, Identity): t1 is reported as removed and added once, as it is
+		// when the ID becomes unique again. A repeat, never a miss and never a merge.
+	});
+
+	it('the state keeps no bank details and no token, whatever the identity', () => {
+		const text = JSON.stringify(baseline('q', [payee('tok-secret-1', 'R1'), payee('tok-secret-2', undefined)]));
+		expect(text).not.toMatch(/tok-secret|acct-/);
+	});
+});
+
+describe('reading a saved state back', () => {
+	const good = baseline('q', [b('a')]);
+	it('carries on from a state of this version and question; another question starts anew silently', () => {
+		expect(readBeneficiaryState(JSON.parse(JSON.stringify(good)), 'q')).toEqual({ state: good });
+		expect(readBeneficiaryState(good, 'other')).toEqual({});
+		expect(readBeneficiaryState(undefined, 'q')).toEqual({});
+		// The node's event switched from a quota event: another question too.
+		expect(readBeneficiaryState(quotaEvent('quotaChanged', undefined, 'q', 1, 0, true).next, 'q')).toEqual({});
+	});
+	it.each([
+		['an older format', { version: 1, question: 'q', fields: [], entries: {} }, /older format \(version 1\)/],
+		['a list', [1, 2], /a list/],
+		['a string', 'state', /string/],
+		['no question', { ...good, question: 7 }, /no question/],
+		['fields not names', { ...good, fields: [1] }, /entries/],
+		['an entry not packed', { ...good, entries: { x: { a: 1 } } }, /entries/],
+		['an entry too short', { ...good, entries: { x: ['abc'] } }, /entries/],
+		['a future version', { ...good, version: 9 }, /unknown version \(9\)/],
+	])('reports %s as a problem rather than failing later', (_, saved, problem) => {
+		const reading = readBeneficiaryState(saved, 'q');
+		expect(reading.state).toBeUndefined();
+		expect(reading.problem).toMatch(problem);
+	});
+	it('a quota state is checked field by field', () => {
+		const state = quotaEvent('quotaBelowThreshold', undefined, 'q', 5, 10, true).next;
+		expect(readQuotaState({ ...state }, 'q')).toEqual({ state });
+		for (const broken of [{ amount: 'x' }, { below: 1 }, { serial: 0 }, { born: null }, { amount: Infinity }]) {
+			expect(readQuotaState({ ...state, ...broken }, 'q').problem).toMatch(/quota fields/);
+		}
+	});
+	it('an entry has one value per summary field', () => {
+		expect(Object.values(good.entries)[0]).toHaveLength(1 + SUMMARY_FIELDS.length);
+	});
+});
+
 describe('quotaEvent', () => {
 	const q = questionDigest({ a: 1 });
-	it('fires below the threshold once per crossing', () => {
-		let state = quotaEvent('quotaBelowThreshold', undefined, q, 150, 100).next;
-		const amounts = [40, 30, 100, 99, 120, 99];
-		const fired = amounts.map((amount) => {
-			const r = quotaEvent('quotaBelowThreshold', state, q, amount, 100);
+	const run = (amounts: number[], start?: QuotaState, whole = () => true) => {
+		let state = start;
+		return amounts.map((amount) => {
+			const r = quotaEvent('quotaBelowThreshold', state, q, amount, 100, state ? whole() : true);
 			state = r.next;
 			return r.fire;
 		});
-		expect(fired).toEqual([true, false, false, true, false, true]);
+	};
+	it('fires below the threshold once per crossing, and on a first poll that finds it below', () => {
+		expect(run([150, 40, 30, 100, 99, 120, 99])).toEqual([false, true, false, false, true, false, true]);
+		expect(run([40, 30])).toEqual([true, false]);
 	});
-	it('starts anew for another question', () => {
-		const state = quotaEvent('quotaChanged', undefined, q, 1, 0).next;
-		expect(quotaEvent('quotaChanged', state, questionDigest({ a: 2 }), 2, 0).fire).toBe(false);
+	it('when the state may miss a re-arming (after a restart), a quota still below fires again: at least once', () => {
+		const fell = quotaEvent('quotaBelowThreshold', undefined, q, 40, 100, true).next;
+		expect(quotaEvent('quotaBelowThreshold', fell, q, 30, 100, true).fire).toBe(false);
+		expect(quotaEvent('quotaBelowThreshold', fell, q, 30, 100, false).fire).toBe(true);
+		expect(quotaEvent('quotaBelowThreshold', fell, q, 130, 100, false).fire).toBe(false);
+	});
+	it('counts a write only when the alert fires or re-arms, so a quiet poll leaves nothing to lose', () => {
+		const start = quotaEvent('quotaBelowThreshold', undefined, q, 150, 100, true).next;
+		const quiet = quotaEvent('quotaBelowThreshold', start, q, 140, 100, true).next;
+		expect(quiet.serial).toBe(start.serial);
+		const fell = quotaEvent('quotaBelowThreshold', quiet, q, 40, 100, true).next;
+		expect(fell.serial).toBe(start.serial + 1);
+		expect(quotaEvent('quotaBelowThreshold', fell, q, 120, 100, true).next.serial).toBe(start.serial + 2);
+	});
+	it('quotaChanged fires on every different amount and never on the baseline', () => {
+		const state = quotaEvent('quotaChanged', undefined, q, 1, 0, true);
+		expect(state.fire).toBe(false);
+		expect(quotaEvent('quotaChanged', state.next, q, 2, 0, true)).toMatchObject({ fire: true, previousAmount: 1 });
+		expect(quotaEvent('quotaChanged', state.next, q, 1, 0, false).fire).toBe(false);
 		expect(questionDigest({ a: 1, b: [1, 2] })).toBe(questionDigest({ b: [1, 2], a: 1 }));
 	});
 });

@@ -3,16 +3,23 @@
  * the trigger node reads and writes the state in the workflow's static data.
  *
  * The state keeps no beneficiary objects and no secret: per beneficiary, a digest of its identity
- * (the token or reference ID, never the value itself), a short digest of each field (to know which
- * fields changed), and the values of a few short, non-secret fields (SUMMARY_FIELDS) so that a
- * removal can say which beneficiary went and a change can say what a status or nickname was.
+ * (core/api/identity.ts: its reference ID, which stays when its bank details change; never the
+ * value itself), a short digest of each field (to know which fields changed), and the values of a
+ * few short, non-secret fields (SUMMARY_FIELDS) so that a removal can say which beneficiary went
+ * and a change can say what a status or nickname was. Bank details are never kept, not even as a
+ * value to compare: a bank-detail change is named by its fields' digests, with `before: null`.
+ *
+ * A saved state is read back only through readBeneficiaryState / readQuotaState, which tell a
+ * state of another question (a fresh baseline) from a damaged or older one (a fresh baseline and
+ * a warning): static data can be edited, imported or left by an older version.
  *
  * Exactly once: the state moves forward only for what is emitted. A poll that fails changes
  * nothing; a burst larger than the cap emits the first `cap` events in API order and leaves the
  * rest for the next poll.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
+import { beneficiaryIdentities } from '../shared/core/api/identity';
 import type { BeneficiaryEvent, QuotaEvent } from './events';
 
 /** Kept by value (short, not secret): what a removal item carries, and `before` of a change. */
@@ -39,9 +46,13 @@ type Scalar = string | number | boolean | null;
  */
 type Entry = [digests: string, ...summary: Scalar[]];
 
+/** Version 2 identifies a beneficiary by its reference ID; version 1 (by token) is read as an older format. */
+export const STATE_VERSION = 2;
+
 export interface BeneficiaryState {
-	version: 1;
-	/** Digest of what is watched (event, filters, customer): another question starts anew. */
+	version: typeof STATE_VERSION;
+	kind: 'beneficiaries';
+	/** Digest of what is watched (event, filters, customer, client ID, gateway): another question starts anew. */
 	question: string;
 	/** Top-level field names seen so far, in first-seen order: the columns of every entry's digests. */
 	fields: string[];
@@ -111,19 +122,13 @@ function summaryOf(entry: Entry): Record<string, Scalar> {
 
 const idOf = (identity: string) => digest(identity, ID_CHARS);
 
-function emptyState(question: string): BeneficiaryState {
-	return { version: 1, question, fields: [], entries: {} };
-}
-
 /** The baseline: the current list, nothing emitted. */
-export function baseline(
-	question: string,
-	beneficiaries: Array<Record<string, unknown>>,
-	identity: (b: Record<string, unknown>) => string,
-): BeneficiaryState {
-	const state = emptyState(question);
-	for (const beneficiary of beneficiaries)
-		state.entries[idOf(identity(beneficiary))] = entryOf(beneficiary, state.fields);
+export function baseline(question: string, beneficiaries: Array<Record<string, unknown>>): BeneficiaryState {
+	const state: BeneficiaryState = { version: STATE_VERSION, kind: 'beneficiaries', question, fields: [], entries: {} };
+	const ids = beneficiaryIdentities(beneficiaries);
+	beneficiaries.forEach((beneficiary, i) => {
+		state.entries[idOf(ids[i])] = entryOf(beneficiary, state.fields);
+	});
 	return state;
 }
 
@@ -134,21 +139,16 @@ export function baseline(
 export function diffBeneficiaries(
 	state: BeneficiaryState,
 	current: Array<Record<string, unknown>>,
-	identity: (b: Record<string, unknown>) => string,
 	wanted: ReadonlySet<BeneficiaryEvent>,
 	cap = MAX_EVENTS_PER_POLL,
 ): { events: BeneficiaryChange[]; next: BeneficiaryState } {
-	const next: BeneficiaryState = {
-		version: 1,
-		question: state.question,
-		fields: [...state.fields],
-		entries: { ...state.entries },
-	};
+	const next: BeneficiaryState = { ...state, fields: [...state.fields], entries: { ...state.entries } };
 	const events: BeneficiaryChange[] = [];
 	const present = new Set<string>();
 	const full = () => events.length >= cap;
-	for (const beneficiary of current) {
-		const id = idOf(identity(beneficiary));
+	const ids = beneficiaryIdentities(current);
+	for (const [i, beneficiary] of current.entries()) {
+		const id = idOf(ids[i]);
 		present.add(id);
 		const before = state.entries[id];
 		const after = entryOf(beneficiary, next.fields);
@@ -199,8 +199,13 @@ function changedFields(before: string, after: string, fields: string[]): string[
 }
 
 export interface QuotaState {
-	version: 1;
+	version: typeof STATE_VERSION;
+	kind: 'quota';
 	question: string;
+	/** Made at the baseline, random: with the workflow and node, names this state in trigger/continuity.ts. */
+	born: string;
+	/** Counts the writes that re-armed or fired the alert: a state older than the last one written is seen by it. */
+	serial: number;
 	/** The available quota at the last poll, in major units. */
 	amount: number;
 	/** Whether it was below the threshold at the last poll. */
@@ -208,8 +213,16 @@ export interface QuotaState {
 }
 
 /**
- * Whether this poll's quota is an event, and the state after it. Below threshold fires once on
- * crossing, and again only after a poll at or above it; a change fires when the amount differs.
+ * Whether this poll's quota is an event, and the state after it.
+ *
+ * Below threshold fires on the first poll that finds the quota below (a baseline already below
+ * fires too), and again only after a poll found it at or above. `wholeHistory` says whether the
+ * state is known to hold every earlier poll's finding (trigger/continuity.ts); when it is not (the
+ * first poll after an n8n restart, or a state older than the last one written) a re-arming may
+ * have been lost, so a quota below fires again: at least once, never missed.
+ *
+ * Changed fires when the amount differs from the last poll's (every such poll emits, so no
+ * finding of it can be lost).
  */
 export function quotaEvent(
 	event: QuotaEvent,
@@ -217,10 +230,93 @@ export function quotaEvent(
 	question: string,
 	amount: number,
 	threshold: number,
+	wholeHistory: boolean,
 ): { fire: boolean; previousAmount?: number; next: QuotaState } {
 	const below = amount < threshold;
-	const next: QuotaState = { version: 1, question, amount, below };
-	if (!state || state.question !== question) return { fire: false, next };
-	if (event === 'quotaChanged') return { fire: amount !== state.amount, previousAmount: state.amount, next };
-	return { fire: below && !state.below, previousAmount: state.amount, next };
+	if (!state) {
+		const next: QuotaState = {
+			version: STATE_VERSION,
+			kind: 'quota',
+			question,
+			born: randomBytes(9).toString('base64url'),
+			serial: 1,
+			amount,
+			below,
+		};
+		return { fire: event === 'quotaBelowThreshold' && below, next };
+	}
+	const fire =
+		event === 'quotaChanged' ? amount !== state.amount : below && (!state.below || !wholeHistory);
+	const serial = fire || below !== state.below ? state.serial + 1 : state.serial;
+	return { fire, previousAmount: state.amount, next: { ...state, amount, below, serial } };
+}
+
+/** Why a saved state cannot be carried on: nothing saved or another question (silently), or damage (with a warning). */
+export interface StateReading<S> {
+	state?: S;
+	/** Set when something was saved that is not a state of this version: say so, then start anew. */
+	problem?: string;
+}
+
+/** The saved beneficiary state, if it is one of this version for this question. */
+export function readBeneficiaryState(saved: unknown, question: string): StateReading<BeneficiaryState> {
+	const problem = headerProblem(saved, 'beneficiaries');
+	if (problem !== undefined) return problem ? { problem } : {};
+	const state = saved as BeneficiaryState;
+	if (
+		!Array.isArray(state.fields) ||
+		!state.fields.every((name) => typeof name === 'string') ||
+		!isRecord(state.entries) ||
+		!Object.values(state.entries).every(isEntry)
+	) {
+		return { problem: 'its beneficiary entries are not of the expected shape' };
+	}
+	return state.question === question ? { state } : {};
+}
+
+/** The saved quota state, if it is one of this version for this question. */
+export function readQuotaState(saved: unknown, question: string): StateReading<QuotaState> {
+	const problem = headerProblem(saved, 'quota');
+	if (problem !== undefined) return problem ? { problem } : {};
+	const state = saved as QuotaState;
+	if (
+		typeof state.born !== 'string' ||
+		!Number.isSafeInteger(state.serial) ||
+		state.serial < 1 ||
+		typeof state.amount !== 'number' ||
+		!Number.isFinite(state.amount) ||
+		typeof state.below !== 'boolean'
+	) {
+		return { problem: 'its quota fields are not of the expected shape' };
+	}
+	return state.question === question ? { state } : {};
+}
+
+/** undefined: a header of this version and kind; '': nothing to read (silently anew); else the problem. */
+function headerProblem(saved: unknown, kind: 'beneficiaries' | 'quota'): string | undefined {
+	if (saved === undefined || saved === null) return '';
+	if (!isRecord(saved)) return `it is ${Array.isArray(saved) ? 'a list' : typeof saved}, not a state`;
+	if (saved.version !== STATE_VERSION) {
+		return typeof saved.version === 'number' && saved.version < STATE_VERSION
+			? `it was saved in an older format (version ${saved.version})`
+			: `it has an unknown version (${JSON.stringify(saved.version) ?? 'none'})`;
+	}
+	if (typeof saved.question !== 'string') return 'it names no question';
+	// Another event's state (the node's event was switched): another question, not damage.
+	if (saved.kind !== kind) return saved.kind === 'beneficiaries' || saved.kind === 'quota' ? '' : 'it is of no known kind';
+	return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isEntry(value: unknown): value is Entry {
+	return (
+		Array.isArray(value) &&
+		value.length === 1 + SUMMARY_FIELDS.length &&
+		typeof value[0] === 'string' &&
+		value[0].length >= WHOLE_CHARS &&
+		value.slice(1).every(isScalar)
+	);
 }

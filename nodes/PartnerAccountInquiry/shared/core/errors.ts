@@ -189,6 +189,27 @@ export class ListingChangedError extends PartnerError {
 	}
 }
 
+/**
+ * A trigger poll whose list could not be read within the time n8n gives a poll (2.x's poll
+ * scheduler): it was stopped whole, so nothing was emitted and the saved state did not move.
+ */
+export class PollBudgetError extends PartnerError {
+	constructor(
+		readonly totalCount: number | undefined,
+		readonly totalPages: number | undefined,
+		readonly budgetMs: number,
+	) {
+		const size =
+			totalCount === undefined
+				? 'The beneficiary list'
+				: `The beneficiary list of ${totalCount} beneficiaries (${totalPages} pages${(totalPages ?? 0) > 1 ? ', each read at least twice to confirm the list is whole' : ''})`;
+		super(
+			`${size} could not be read within n8n's poll budget of ${budgetMs / 1000} s, so this poll emitted nothing and the saved state did not change`,
+			"Narrow the list the trigger watches with its filters (currency, status, asset type), or give n8n's polls more time (N8N_SCHEDULER_POLL_TIMEOUT, which n8n caps by the scheduler's lease). A list this large can also be read by the action node on a Schedule Trigger, which has no poll budget.",
+		);
+	}
+}
+
 /** Rate limited: REQUEST_TRAFFIC_EXCEED_LIMIT or HTTP 429. */
 export function isRateLimited(error: unknown): boolean {
 	return (

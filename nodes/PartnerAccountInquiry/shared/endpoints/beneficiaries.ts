@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { checkBeneficiaries } from '../core/api/answers';
 import { BENEFICIARY_FILTERS } from '../core/api/fields';
+import { beneficiaryIdentity } from '../core/api/identity';
 import { PATHS } from '../core/api/gateway';
 import {
 	compactBody,
@@ -31,6 +32,12 @@ export interface ListingQuestion {
 	confirm: boolean;
 	/** Attach each page's proof to its items. */
 	withProof: boolean;
+}
+
+/** The size of a list as its last page read reported it. */
+export interface ListingSize {
+	totalCount?: number;
+	totalPageNumber?: number;
 }
 
 /** Builds page 1's request from the item's parameters and checks every rule of docs/api.md (List beneficiaries). */
@@ -86,6 +93,8 @@ export async function listBeneficiaries(
 	session: ApiSession,
 	question: ListingQuestion,
 	signal?: AbortSignal,
+	/** Filled in as pages arrive, so that a listing cut short can still say how large it is. */
+	observed: ListingSize = {},
 ): Promise<IDataObject[]> {
 	const { request, timeout, limit, confirm, withProof } = question;
 	const { items, pages } = await readListing<IDataObject>({
@@ -94,7 +103,8 @@ export async function listBeneficiaries(
 		confirm,
 		scheduler: session.scheduler,
 		signal,
-		keyOf: beneficiaryKey,
+		// The same entry twice in one read means the pages shifted (core/api/identity.ts).
+		keyOf: (item) => beneficiaryIdentity(item, true),
 		fetchPage: async (pageNumber, pageSignal) => {
 			// One attempt: the scheduler (shared by every request of the execution) retries it.
 			const answer = await session.send(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {
@@ -104,7 +114,10 @@ export async function listBeneficiaries(
 				masked: [request.bankAccountNo as string | undefined, request.bankAccountIBAN as string | undefined],
 				withProof,
 			});
-			return { ...toPage(answer.data, pageNumber, request), evidence: answer.proof };
+			const page = toPage(answer.data, pageNumber, request);
+			observed.totalCount = page.totalCount;
+			observed.totalPageNumber = page.totalPageNumber;
+			return { ...page, evidence: answer.proof };
 		},
 	});
 	if (!withProof) return items;
@@ -117,14 +130,6 @@ export async function listBeneficiaries(
 		}
 	});
 	return proven;
-}
-
-/** Exactly-once identity: the beneficiary token, else the partner's reference ID, else the whole object. */
-export function beneficiaryKey(item: IDataObject): string {
-	if (typeof item.beneficiaryToken === 'string' && item.beneficiaryToken) return `t:${item.beneficiaryToken}`;
-	if (typeof item.referenceBeneficiaryId === 'string' && item.referenceBeneficiaryId)
-		return `r:${item.referenceBeneficiaryId}`;
-	return `j:${JSON.stringify(item)}`;
 }
 
 function toPage(data: IDataObject, pageNumber: number, sent: BeneficiaryListRequest): Page<IDataObject> {

@@ -1,0 +1,336 @@
+/**
+ * The trigger a treasury team can act on (issue #20), through n8n-core's PollContext against the
+ * simulator: identity across bank-detail changes, polls over a list changing while it is read,
+ * state that belongs to one question, quota alerts (first poll, status U back-off), and n8n's
+ * ways of keeping static data (saved only when a poll emits; restarts; 2.x's poll scheduler with
+ * and without durable cursors), played by the small `n8n` harness below.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
+import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
+import { startSimulator } from '../../sandbox/server';
+import { QUOTA, useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+
+type Poller = ReturnType<typeof activateTrigger>;
+
+function trigger(parameters: INodeParameters, staticData: IDataObject, extra: Partial<PollerOptions> = {}): Poller {
+	return activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, ...extra });
+}
+
+async function emitted(poller: Poller): Promise<IDataObject[] | null> {
+	const result = await poller.poll();
+	if (!result.ok) throw result.error;
+	return result.items?.map((item) => item.json) ?? null;
+}
+
+const SMALL = { options: { customerId: 'CUST_SMALL' } };
+const LARGE = { options: { customerId: 'CUST_LARGE' } };
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe('a beneficiary keeps its identity when its bank details change', () => {
+	it('one Beneficiary Changed naming the bank fields; no Added, no Removed', async () => {
+		const watchers = Object.fromEntries(
+			(['beneficiaryAdded', 'beneficiaryChanged', 'beneficiaryRemoved'] as const).map((event) => [
+				event,
+				trigger({ event, ...SMALL }, {}),
+			]),
+		);
+		for (const poller of Object.values(watchers)) expect(await emitted(poller)).toBeNull();
+		const before = { ...sim().beneficiaries('CUST_SMALL')[0] };
+		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId);
+		expect(after.beneficiaryToken).not.toBe(before.beneficiaryToken);
+		expect(await emitted(watchers.beneficiaryAdded)).toBeNull();
+		expect(await emitted(watchers.beneficiaryRemoved)).toBeNull();
+		const changes: IDataObject = {
+			beneficiaryToken: { before: null, after: after.beneficiaryToken },
+			bankAccountNo: { before: null, after: after.bankAccountNo },
+		};
+		if (before.bankAccountIBAN) changes.bankAccountIBAN = { before: null, after: after.bankAccountIBAN };
+		expect(await emitted(watchers.beneficiaryChanged)).toEqual([{ ...after, event: 'beneficiaryChanged', changes }]);
+		expect(await emitted(watchers.beneficiaryChanged)).toBeNull();
+	});
+
+	it('the saved state holds neither the old nor the new bank details', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'beneficiaryChanged', ...SMALL }, state);
+		await emitted(poller);
+		const before = { ...sim().beneficiaries('CUST_SMALL')[0] };
+		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId);
+		await emitted(poller);
+		const text = JSON.stringify(state);
+		for (const value of [before.bankAccountNo, after.bankAccountNo, before.beneficiaryToken, after.beneficiaryToken])
+			expect(text).not.toContain(value);
+	});
+});
+
+describe('a poll never reports a change that did not happen', () => {
+	it('a list changed between two page reads: no false event; the real ones once', async () => {
+		const added = trigger({ event: 'beneficiaryAdded', ...LARGE }, {});
+		const removed = trigger({ event: 'beneficiaryRemoved', ...LARGE }, {});
+		await emitted(added);
+		await emitted(removed);
+		const list = sim().beneficiaries('CUST_LARGE');
+		const gone = list[10];
+		// Read on its own, the first read would show `gone` still bound and miss list[50], which moves up onto page 1.
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 1, position: 10, times: 1 });
+		sim().requests.length = 0;
+		expect((await emitted(added))?.map((b) => b.referenceBeneficiaryId)).toEqual(['REF-SWAPPED-IN-1']);
+		// Three reads of 7 pages: the mix, then two that agree.
+		expect(sim().requests).toHaveLength(21);
+		expect(await emitted(removed)).toEqual([expect.objectContaining({ referenceBeneficiaryId: gone.referenceBeneficiaryId })]);
+		expect(await emitted(added)).toBeNull();
+		expect(await emitted(removed)).toBeNull();
+	});
+
+	it('a list that keeps changing fails the poll: nothing emitted, nothing saved; the next poll reports it once', async () => {
+		const state: IDataObject = {};
+		const removed = trigger({ event: 'beneficiaryRemoved', ...LARGE }, state);
+		await emitted(removed);
+		const saved = JSON.stringify(state);
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10, times: 4 });
+		const gone = sim().beneficiaries('CUST_LARGE').slice(10, 14);
+		const failed = await removed.poll();
+		expect(failed.ok).toBe(false);
+		if (failed.ok) return;
+		expect(failed.error.message).toMatch(/changed while it was being read: .*read 4 times/);
+		expect(failed.error.description).toMatch(/emitted nothing and the saved state did not change/);
+		expect(failed.error.description).not.toMatch(/Confirm Whole List/);
+		expect(JSON.stringify(state)).toBe(saved);
+		expect((await emitted(removed))?.map((b) => b.referenceBeneficiaryId)).toEqual(
+			gone.map((b) => b.referenceBeneficiaryId),
+		);
+		expect(await emitted(removed)).toBeNull();
+	});
+});
+
+describe('the saved state belongs to one question', () => {
+	it('another client ID or gateway starts a fresh baseline instead of reporting the other account', async () => {
+		const other = await startSimulator({ clientId: 'OTHER_CLIENT_0002' });
+		try {
+			const state: IDataObject = {};
+			await emitted(trigger({ event: 'beneficiaryRemoved', ...SMALL }, state));
+			// The other account has two beneficiaries fewer: carried on, they would be "removed".
+			other.beneficiaries('CUST_SMALL').splice(0, 2);
+			const otherAccount = { ...sandboxCredentials(other.url), clientId: 'OTHER_CLIENT_0002' };
+			const switched = activateTrigger({
+				parameters: { event: 'beneficiaryRemoved', ...SMALL },
+				credentials: otherAccount,
+				staticData: state,
+				activation: 'update',
+			});
+			expect(await emitted(switched)).toBeNull();
+			other.beneficiaries('CUST_SMALL').splice(0, 1);
+			expect(await emitted(switched)).toHaveLength(1);
+			// The same gateway under another address is another question too.
+			const elsewhere = activateTrigger({
+				parameters: { event: 'beneficiaryRemoved', ...SMALL },
+				credentials: { ...otherAccount, baseUrl: other.url.replace('127.0.0.1', 'localhost') },
+				staticData: state,
+				activation: 'update',
+			});
+			other.beneficiaries('CUST_SMALL').splice(0, 1);
+			expect(await emitted(elsewhere)).toBeNull();
+		} finally {
+			await other.close();
+		}
+	});
+
+	it.each([
+		['edited into text', 'not a state'],
+		['of the older format', { version: 1, question: 'x', fields: [], entries: {} }],
+		['with damaged entries', { version: 2, kind: 'beneficiaries', question: 'x', fields: [], entries: { a: 5 } }],
+	])('a state %s is replaced by a fresh baseline with a warning, and the trigger carries on', async (_, saved) => {
+		const state: IDataObject = { state: saved as IDataObject };
+		const poller = trigger({ event: 'beneficiaryRemoved', ...SMALL }, state, { activation: 'init' });
+		expect(await emitted(poller)).toBeNull();
+		expect(poller.warnings).toEqual([expect.stringMatching(/saved state cannot be used .*fresh baseline/)]);
+		sim().beneficiaries('CUST_SMALL').splice(0, 1);
+		expect(await emitted(poller)).toHaveLength(1);
+		expect(poller.warnings).toHaveLength(1);
+	});
+
+	it('a quota state damaged the same way is replaced too', async () => {
+		const state: IDataObject = { state: { version: 2, kind: 'quota', question: 'x', amount: 'lots' } };
+		const poller = trigger({ event: 'quotaChanged', ...QUOTA }, state, { activation: 'init' });
+		expect(await emitted(poller)).toBeNull();
+		expect(poller.warnings).toHaveLength(1);
+		sim().setQuota('USER_ID', 'U-1001', '1');
+		expect(await emitted(poller)).toEqual([expect.objectContaining({ previousAmount: 12500, availableQuotaAmount: 0.01 })]);
+	});
+});
+
+describe('quota alerts', () => {
+	const BELOW = { event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 };
+
+	it('a quota already below when the workflow is activated alerts on the first poll, once', async () => {
+		sim().setQuota('USER_ID', 'U-1001', '100');
+		const poller = trigger(BELOW, {});
+		expect(await emitted(poller)).toEqual([
+			expect.objectContaining({ event: 'quotaBelowThreshold', availableQuotaAmount: 1, previousAmount: null }),
+		]);
+		expect(await emitted(poller)).toBeNull();
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('status U: backs off 5, 10, 20, 40, 80, 160 and 320 minutes sending nothing; reports once after the 7th repeat; a success resets it', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'quotaChanged', ...QUOTA }, state);
+		expect(await emitted(poller)).toBeNull();
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			answer: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' },
+		});
+		const waits: number[] = [];
+		/** Time passes: the next poll is due. */
+		const due = () => {
+			(state.unknownBackoff as IDataObject).nextPollAt = Date.now() - 1;
+		};
+		for (let answer = 1; answer <= 7; answer++) {
+			const sent = sim().requests.length;
+			const before = Date.now();
+			expect(await emitted(poller)).toBeNull(); // answered U: no event, no error
+			expect(sim().requests.length).toBe(sent + 1);
+			const { nextPollAt } = state.unknownBackoff as { nextPollAt: number };
+			waits.push(Math.round((nextPollAt - before) / 60_000));
+			// Polls before the pause is over send nothing, emit nothing and are no error.
+			expect(await emitted(poller)).toBeNull();
+			expect(await emitted(poller)).toBeNull();
+			expect(sim().requests.length).toBe(sent + 1);
+			due();
+		}
+		expect(waits).toEqual([5, 10, 20, 40, 80, 160, 320]);
+		// The 7th repeat answered U too: reported once, saying to contact support.
+		const reported = await poller.poll();
+		expect(reported.ok).toBe(false);
+		if (reported.ok) return;
+		expect(reported.error.message).toMatch(/UNKNOWN_EXCEPTION/);
+		expect(reported.error.description).toMatch(/each of its 7 repeats.*contact technical support/);
+		due();
+		expect(await emitted(poller)).toBeNull(); // U again: not reported again
+		due();
+		sim().clearFaults();
+		sim().setQuota('USER_ID', 'U-1001', '1');
+		expect(await emitted(poller)).toEqual([expect.objectContaining({ availableQuotaAmount: 0.01 })]);
+		expect(state.unknownBackoff).toBeUndefined();
+	});
+
+	it('U on a beneficiary list backs off the same way', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ event: 'beneficiaryAdded', ...SMALL }, state);
+		await emitted(poller);
+		sim().addFault({
+			fault: 'answer',
+			operation: 'list',
+			times: 1,
+			answer: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' },
+		});
+		expect(await emitted(poller)).toBeNull();
+		const sent = sim().requests.length;
+		expect(await emitted(poller)).toBeNull();
+		expect(sim().requests.length).toBe(sent);
+	});
+});
+
+/**
+ * n8n's ways of keeping a trigger's static data, played around the node's real poll:
+ * - 'emit': n8n's default poller (1.x, and 2.x without its scheduler): one context per activation,
+ *   static data saved when a poll emits and at activation, an n8n restart starts from what was saved;
+ * - 'scheduler': 2.x's poll scheduler without durable cursors: each poll a fresh context and a fresh
+ *   copy of what was saved, saved only when it emits;
+ * - 'durable': the same with durable cursors: saved after every poll.
+ */
+function n8n(parameters: INodeParameters, saving: 'emit' | 'scheduler' | 'durable') {
+	let saved: IDataObject = {};
+	let live: IDataObject = {};
+	let poller: Poller | undefined;
+	const activate = (activation: PollerOptions['activation']) => {
+		live = clone(saved);
+		poller = trigger(parameters, live, { activation });
+	};
+	return {
+		activate: async () => {
+			activate('activate');
+			return await n8nPoll(true);
+		},
+		poll: () => n8nPoll(false),
+		/** n8n stops and starts again: what was not saved is gone, and so is this process's memory. */
+		restart: async () => {
+			forgetWrittenStates();
+			activate('init');
+			return await n8nPoll(true);
+		},
+	};
+	async function n8nPoll(activation: boolean): Promise<number> {
+		if (saving !== 'emit' && !activation) {
+			live = clone(saved);
+			poller = trigger(parameters, live, { activation: 'update' });
+		}
+		const items = await emitted(poller as Poller);
+		if (items || activation || saving === 'durable') saved = clone(live);
+		return items?.length ?? 0;
+	}
+}
+
+describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts across restarts, n8n saving %s', (saving) => {
+	const BELOW = { event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 };
+	const setQuota = (value: string) => sim().setQuota('USER_ID', 'U-1001', value);
+
+	it('falls, recovers, n8n restarts, falls again while it was down: two alerts', async () => {
+		const app = n8n(BELOW, saving);
+		expect(await app.activate()).toBe(0);
+		setQuota('900000');
+		expect(await app.poll()).toBe(1);
+		expect(await app.poll()).toBe(0);
+		setQuota('1250000');
+		expect(await app.poll()).toBe(0); // re-armed, by a poll that emits nothing
+		setQuota('800000');
+		expect(await app.restart()).toBe(1);
+		expect(await app.poll()).toBe(0);
+	});
+
+	it('falls, recovers, falls again without a restart: two alerts, no repeat', async () => {
+		const app = n8n(BELOW, saving);
+		await app.activate();
+		const alerts: number[] = [];
+		for (const value of ['900000', '850000', '1250000', '1300000', '800000', '700000', '750000'])
+			alerts.push((setQuota(value), await app.poll()));
+		expect(alerts).toEqual([1, 0, 0, 0, 1, 0, 0]);
+	});
+
+	it('still below across a restart: reported again at most once (the documented repeat)', async () => {
+		const app = n8n(BELOW, saving);
+		await app.activate();
+		setQuota('900000');
+		expect(await app.poll()).toBe(1);
+		const afterRestart = await app.restart();
+		expect(afterRestart).toBe(1);
+		expect(await app.poll()).toBe(0);
+		expect(await app.poll()).toBe(0);
+	});
+});
+
+describe("n8n 2.x's poll budget", () => {
+	it('a list too large to read within it ends the poll whole: nothing emitted, nothing saved, size and budget named', async () => {
+		const state: IDataObject = {};
+		await emitted(trigger({ event: 'beneficiaryRemoved', ...LARGE }, state));
+		const saved = JSON.stringify(state);
+		sim().beneficiaries('CUST_LARGE').splice(0, 3);
+		sim().setLatency(150);
+		const hurried = trigger({ event: 'beneficiaryRemoved', ...LARGE }, state, { pollBudgetMs: 400, activation: 'update' });
+		const failed = await hurried.poll();
+		sim().setLatency(0);
+		expect(failed.ok).toBe(false);
+		if (failed.ok) return;
+		expect(failed.error.message).toBe(
+			"The beneficiary list of 317 beneficiaries (7 pages, each read at least twice to confirm the list is whole) could not be read within n8n's poll budget of 0.4 s, so this poll emitted nothing and the saved state did not change",
+		);
+		expect(failed.error.description).toMatch(/filters/);
+		expect(JSON.stringify(state)).toBe(saved);
+		const relaxed = trigger({ event: 'beneficiaryRemoved', ...LARGE }, state, { pollBudgetMs: 60_000, activation: 'update' });
+		expect(await emitted(relaxed)).toHaveLength(3);
+	});
+});
