@@ -105,13 +105,35 @@ describe('one beneficiary, whatever its bank details', () => {
 		expect(events.map((e) => [e.event, e.beneficiary.beneficiaryToken ?? null])).toEqual([['beneficiaryAdded', 't3']]);
 	});
 
-	it('a second beneficiary bound under a reference ID already in use is reported, never swallowed', () => {
+	it('a second beneficiary bound under a reference ID already in use is one addition; the first carries on', () => {
+		const state = baseline('q', [payee('t1', 'R'), payee('u', 'U')]);
+		const shared = diffBeneficiaries(state, [payee('t1', 'R'), payee('u', 'U'), payee('t2', 'R')], ALL);
+		expect(shared.events.map((e) => [e.event, e.beneficiary.beneficiaryToken])).toEqual([['beneficiaryAdded', 't2']]);
+		// And back: t2 goes, t1 is again the ID alone: one removal, t1 carried on without an event.
+		const alone = diffBeneficiaries(shared.next, [payee('t1', 'R'), payee('u', 'U')], ALL);
+		expect(alone.events.map((e) => e.event)).toEqual(['beneficiaryRemoved']);
+		expect(alone.next.entries).toEqual(state.entries);
+		expect(diffBeneficiaries(alone.next, [payee('t1', 'R'), payee('u', 'U')], ALL).events).toEqual([]);
+	});
+
+	it('a repeat that starts with new bank details for the first one is reported in full, not merged', () => {
 		const state = baseline('q', [payee('t1', 'R')]);
-		const { events } = diffBeneficiaries(state, [payee('t1', 'R'), payee('t2', 'R')], ALL);
-		// Until then "R" meant t1 alone; now each is its reference ID and token: R's entry goes and both come.
+		// t1 became t3 and t2 came, both under R: no entry carries on (no token matches R's).
+		const { events } = diffBeneficiaries(state, [payee('t3', 'R'), payee('t2', 'R')], ALL);
 		expect(events.map((e) => e.event).sort()).toEqual(['beneficiaryAdded', 'beneficiaryAdded', 'beneficiaryRemoved']);
-		// The cost, documented (README, Identity): t1 is reported as removed and added once, as it is
-		// when the ID becomes unique again. A repeat, never a miss and never a merge.
+	});
+
+	it('an event held back by the cap keeps the old entry, so the next poll reports it', () => {
+		const state = baseline('q', [payee('t1', 'R', { status: 'ACTIVE' })]);
+		const current = [payee('x', 'X'), payee('t1', 'R', { status: 'FROZEN' }), payee('t2', 'R')];
+		const first = diffBeneficiaries(state, current, ALL, 1);
+		expect(first.events.map((e) => e.event)).toEqual(['beneficiaryAdded']);
+		const second = diffBeneficiaries(first.next, current, ALL, 5);
+		expect(second.events.map((e) => [e.event, e.beneficiary.beneficiaryToken])).toEqual([
+			['beneficiaryChanged', 't1'],
+			['beneficiaryAdded', 't2'],
+		]);
+		expect(diffBeneficiaries(second.next, current, ALL).events).toEqual([]);
 	});
 
 	it('the state keeps no bank details and no token, whatever the identity', () => {

@@ -19,7 +19,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-import { beneficiaryIdentities } from '../shared/core/api/identity';
+import { beneficiaryIdentities, beneficiaryIdentity } from '../shared/core/api/identity';
 import type { BeneficiaryEvent, QuotaEvent } from './events';
 
 /** Kept by value (short, not secret): what a removal item carries, and `before` of a change. */
@@ -146,23 +146,34 @@ export function diffBeneficiaries(
 	const events: BeneficiaryChange[] = [];
 	const present = new Set<string>();
 	const full = () => events.length >= cap;
-	const ids = beneficiaryIdentities(current);
+	const ids = beneficiaryIdentities(current).map(idOf);
+	const carried = carriedIdentities(state, current, ids);
 	for (const [i, beneficiary] of current.entries()) {
-		const id = idOf(ids[i]);
-		present.add(id);
-		const before = state.entries[id];
+		const id = ids[i];
+		// Where its identity took another form (its reference ID began or ceased to repeat), its old entry.
+		const was = state.entries[id] ? id : carried.get(i);
+		const before = was === undefined ? undefined : state.entries[was];
 		const after = entryOf(beneficiary, next.fields);
+		const record = () => {
+			if (was !== undefined && was !== id) delete next.entries[was];
+			next.entries[id] = after;
+		};
 		if (!before) {
-			if (!wanted.has('beneficiaryAdded')) next.entries[id] = after;
+			present.add(id);
+			if (!wanted.has('beneficiaryAdded')) record();
 			else if (!full()) {
 				events.push({ event: 'beneficiaryAdded', beneficiary });
-				next.entries[id] = after;
+				record();
 			}
 			continue;
 		}
+		present.add(was as string);
 		const changed = changedFields(before[0], after[0], next.fields);
-		if (changed.length === 0) continue;
-		if (!wanted.has('beneficiaryChanged')) next.entries[id] = after;
+		if (changed.length === 0) {
+			if (was !== id) record();
+			continue;
+		}
+		if (!wanted.has('beneficiaryChanged')) record();
 		else if (!full()) {
 			const changes: Record<string, { before: unknown; after: unknown }> = {};
 			const kept = summaryOf(before);
@@ -170,7 +181,7 @@ export function diffBeneficiaries(
 				changes[name] = { before: Object.hasOwn(kept, name) ? kept[name] : null, after: beneficiary[name] ?? null };
 			}
 			events.push({ event: 'beneficiaryChanged', beneficiary, changes });
-			next.entries[id] = after;
+			record();
 		}
 	}
 	for (const [id, entry] of Object.entries(state.entries)) {
@@ -182,6 +193,49 @@ export function diffBeneficiaries(
 		}
 	}
 	return { events, next };
+}
+
+/**
+ * Beneficiaries whose identity changed form since the state was saved: a reference ID that began
+ * to repeat in the list (its entry was the ID alone, now it is the ID and the token) or ceased to.
+ * Such an entry is carried on by the one item of the same reference ID and the same token digest
+ * (the token is kept only as a 3-character field digest); when none or several match, nothing is
+ * carried and the item and the entry are an addition and a removal, never a merge.
+ * Returns: index in `current` -> the state entry it carries on.
+ */
+function carriedIdentities(state: BeneficiaryState, current: Array<Record<string, unknown>>, ids: string[]) {
+	const carried = new Map<number, string>();
+	const tokenColumn = state.fields.indexOf('beneficiaryToken');
+	if (tokenColumn < 0) return carried;
+	const present = new Set(ids);
+	const loneForm = (reference: string) => idOf(beneficiaryIdentity({ referenceBeneficiaryId: reference }));
+	const orphans = new Map<string, string[]>();
+	for (const [id, entry] of Object.entries(state.entries)) {
+		const reference = summaryOf(entry).referenceBeneficiaryId;
+		if (present.has(id) || typeof reference !== 'string' || !reference) continue;
+		orphans.set(reference, [...(orphans.get(reference) ?? []), id]);
+	}
+	const newcomers = new Map<string, number[]>();
+	ids.forEach((id, i) => {
+		const reference = current[i].referenceBeneficiaryId;
+		if (state.entries[id] || typeof reference !== 'string' || !orphans.has(reference)) return;
+		newcomers.set(reference, [...(newcomers.get(reference) ?? []), i]);
+	});
+	const tokenDigestOf = (entry: Entry) =>
+		entry[0].slice(WHOLE_CHARS + tokenColumn * FIELD_CHARS, WHOLE_CHARS + (tokenColumn + 1) * FIELD_CHARS);
+	for (const [reference, items] of newcomers) {
+		const lone = loneForm(reference);
+		for (const was of orphans.get(reference) as string[]) {
+			// Only a change of form: the ID alone to the ID and token, or back.
+			const candidates = items.filter((i) => (ids[i] === lone) !== (was === lone));
+			const token = tokenDigestOf(state.entries[was]);
+			const same = candidates.filter(
+				(i) => digest(canonical(current[i].beneficiaryToken), FIELD_CHARS) === token && !carried.has(i),
+			);
+			if (same.length === 1) carried.set(same[0], was);
+		}
+	}
+	return carried;
 }
 
 /**
