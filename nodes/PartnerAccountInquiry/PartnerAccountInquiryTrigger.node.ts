@@ -27,7 +27,11 @@ const quotaShow = { show: { event: QUOTA_EVENTS } };
 /** A poll's requests at once: a trigger asks one question, so a narrow stream suffices. */
 const POLL_CONCURRENCY = 4;
 
-/** Poll contexts seen: n8n makes one per activation and reuses it for every poll of that activation. */
+/**
+ * Poll contexts seen: n8n's default poller makes one per activation and reuses it for every poll
+ * of that activation. (2.x's poll scheduler makes one per poll, always in activation mode
+ * 'update', so none of its polls counts as a user's activation below.)
+ */
 const activations = new WeakSet<object>();
 
 export class PartnerAccountInquiryTrigger implements INodeType {
