@@ -53,11 +53,14 @@ stop_processes() {
 }
 
 # Starts `n8n start` in the background on a free 127.0.0.1 port, its output in the file $1, and
-# sets N8N_PORT and N8N_PID. The caller waits for it: wait_json "$N8N_PORT" /rest/settings 180.
+# sets N8N_PORT and N8N_PID. Further arguments (VAR=value) are added to its environment. The
+# caller waits for it: wait_json "$N8N_PORT" /rest/settings 180.
 start_n8n() {
+	local log="$1"
+	shift
 	N8N_PORT="$(free_port)"
-	N8N_PORT="$N8N_PORT" N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT" WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" \
-		N8N_RUNNERS_BROKER_PORT="$(free_port)" "$N8N_APP_BIN" start >"$1" 2>&1 &
+	env "$@" N8N_PORT="$N8N_PORT" N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT" WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" \
+		N8N_RUNNERS_BROKER_PORT="$(free_port)" "$N8N_APP_BIN" start >"$log" 2>&1 &
 	N8N_PID=$!
 }
 

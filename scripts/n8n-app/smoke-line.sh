@@ -18,7 +18,11 @@
 #  7. starts the app (n8n start) and checks, through its REST API, what the editor is served
 #     (node and credential types, icons) and the credential's Test button; with the polling
 #     trigger's workflow active, binds a beneficiary in the simulator after a scheduled poll and
-#     checks that the next poll started exactly one execution carrying it.
+#     checks that the next poll started exactly one execution carrying it;
+#  8. runs the trigger's scenarios (trigger/scenarios.mjs, seven workflows polling every 10 s): a
+#     bank-detail change, a list changed while a poll reads it, a quota that falls, recovers and
+#     falls again while n8n is restarted, a quota below from activation; on 2.x once more under
+#     n8n's durable poll scheduler with durable cursors. Each check reads n8n's saved executions.
 #
 # Prints one "ok"/"FAIL" line per check and closes with "n8n <version>: N passed, N failed"
 # (prefixed, so only test-n8n.sh's total is a plain "N passed, N failed" line). Environment as
@@ -202,11 +206,48 @@ fi
 # 7. The running app (n8n start), as the editor sees it: types, icons, the credential's Test;
 # then the polling trigger live: trigger/beneficiary-added.json, active, polls on its schedule.
 n8n_must import-trigger import:workflow --input="$HERE/trigger/beneficiary-added.json"
-if [ "$N8N_APP_LINE" = 1 ]; then
-	n8n_must activate-trigger update:workflow --id=PaiLiveTrigger01 --active=true
-else
-	n8n_must activate-trigger publish:workflow --id=PaiLiveTrigger01
-fi
+activate_workflow() {
+	if [ "$N8N_APP_LINE" = 1 ]; then
+		n8n_must "activate-$1" update:workflow --id="$1" --active=true
+	else
+		n8n_must "activate-$1" publish:workflow --id="$1"
+	fi
+}
+activate_workflow PaiLiveTrigger01
+# The trigger's scenarios (trigger/scenarios.mjs): imported and active before the app starts.
+import_scenarios() {
+	local suffix="$1" quota_prefix="$2" id
+	for id in $(node "$HERE/trigger/scenarios.mjs" workflows "$WORK/scenarios-$suffix" "$suffix" "$quota_prefix"); do
+		SCENARIO_IDS="${SCENARIO_IDS:-} $id"
+	done
+	n8n_must "import-scenarios-$suffix" import:workflow --separate --input="$WORK/scenarios-$suffix"
+	for id in $SCENARIO_IDS; do activate_workflow "$id"; done
+	SCENARIO_IDS=""
+	node "$HERE/trigger/scenarios.mjs" setup "$SIM_URL" "$quota_prefix"
+}
+# Runs them in the running app: the changes, an n8n restart with the quota falling meanwhile, the
+# checks. $1 suffix, $2 quota ID prefix, $3 label; n8n is started again with the environment given
+# after them (so the restarted app polls as the first one did).
+run_scenarios() {
+	local suffix="$1" quota_prefix="$2" label="$3" before verdict status=0
+	shift 3
+	say "trigger scenarios ($label): bank-detail change, a list changed during a poll, quota alerts"
+	before="$(node "$HERE/trigger/scenarios.mjs" before-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix")" || true
+	say "trigger scenarios ($label): restarting n8n with the quota fallen again meanwhile"
+	stop_processes "$N8N_PID"
+	node "$HERE/trigger/scenarios.mjs" fall "$SIM_URL" "$quota_prefix"
+	start_n8n "$WORK/logs/n8n-restart-$suffix.log" "$@"
+	if ! wait_json "$N8N_PORT" /rest/settings 180; then
+		show_log "$WORK/logs/n8n-restart-$suffix.log"
+		echo "FAIL trigger $label: n8n did not start again" | tee -a "$RESULTS"
+		FAILURES=$((FAILURES + 1))
+		return
+	fi
+	verdict="$(node "$HERE/trigger/scenarios.mjs" after-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix" "$label" $before)" || status=$?
+	echo "$verdict" | tee -a "$RESULTS"
+	[ "$status" -eq 0 ] || FAILURES=$((FAILURES + 1))
+}
+import_scenarios L U-L
 start_n8n "$WORK/logs/n8n-start.log"
 say "starting n8n on http://127.0.0.1:$N8N_PORT (n8n start)"
 if wait_json "$N8N_PORT" /rest/settings 180; then
@@ -219,6 +260,7 @@ if wait_json "$N8N_PORT" /rest/settings 180; then
 		echo "FAIL polling trigger: $LIVE_VERDICT" | tee -a "$RESULTS"
 		FAILURES=$((FAILURES + 1))
 	fi
+	run_scenarios L U-L "n8n's default poller"
 else
 	show_log "$WORK/logs/n8n-start.log"
 	echo "FAIL n8n start did not become ready on port $N8N_PORT" | tee -a "$RESULTS"
@@ -226,7 +268,23 @@ else
 fi
 stop_processes "$N8N_PID"
 N8N_PID=""
-if grep -iE 'error|fail|warn' "$WORK/logs/n8n-start.log" | grep -iE "partner|$PACKAGE_NAME" >"$WORK/logs/package-problems.log"; then
+# 2.x: the same scenarios under n8n's durable poll scheduler with durable cursors (the setup the
+# README recommends), in the same app and database, with workflows of their own.
+if [ "$N8N_APP_LINE" = 2 ]; then
+	DURABLE=(N8N_SCHEDULER_ENABLED=true N8N_SCHEDULER_POLL_TRIGGERS_ENABLED=true N8N_POLLER_DURABLE_CURSORS_ENABLED=true)
+	import_scenarios D U-D
+	start_n8n "$WORK/logs/n8n-durable.log" "${DURABLE[@]}"
+	if wait_json "$N8N_PORT" /rest/settings 180; then
+		run_scenarios D U-D "n8n's durable poll scheduler" "${DURABLE[@]}"
+	else
+		show_log "$WORK/logs/n8n-durable.log"
+		echo "FAIL n8n start with the durable poll scheduler did not become ready" | tee -a "$RESULTS"
+		FAILURES=$((FAILURES + 1))
+	fi
+	stop_processes "$N8N_PID"
+	N8N_PID=""
+fi
+if cat "$WORK"/logs/n8n-start.log "$WORK"/logs/n8n-restart-*.log "$WORK"/logs/n8n-durable.log 2>/dev/null | grep -iE 'error|fail|warn' | grep -iE "partner|$PACKAGE_NAME" >"$WORK/logs/package-problems.log"; then
 	show_log "$WORK/logs/package-problems.log" 20
 	echo "FAIL n8n start logged problems with the package" | tee -a "$RESULTS"
 	FAILURES=$((FAILURES + 1))

@@ -9,8 +9,8 @@
 //     simulator and prints the ID. The next poll must start exactly one execution carrying it;
 //     the caller checks that in the app's database.
 //   node scripts/n8n-app/trigger/live.mjs await-poll <simulator URL>
-//     Waits for the next poll (the next request to reach the simulator), so that the caller can
-//     check that it started no second execution.
+//     Waits for the next minute's poll (a request within 15 s after a later minute starts), so
+//     that the caller can check that it started no second execution.
 //
 // Exits 1 if no poll reached the simulator within 150 s.
 const [command, simulatorUrl, readyAtMs, reference] = process.argv.slice(2);
@@ -30,7 +30,11 @@ async function awaitPoll(accept) {
 }
 
 if (command === 'await-poll' && simulatorUrl) {
-	process.exit((await awaitPoll(() => true)) ? 0 : 1);
+	// The next minute's poll (other workflows may poll the simulator more often): a request within
+	// 15 s after a later minute starts.
+	const minute = Math.floor(Date.now() / 60_000);
+	const nextMinute = () => Math.floor(Date.now() / 60_000) > minute && new Date().getUTCSeconds() < 15;
+	process.exit((await awaitPoll(nextMinute)) ? 0 : 1);
 } else if (command === 'bind-after-poll' && reference) {
 	const scheduled = () => new Date().getUTCSeconds() < 15 && Date.now() - Number(readyAtMs) > 20_000;
 	if (!(await awaitPoll(scheduled))) process.exit(1);

@@ -1,0 +1,222 @@
+// The trigger's live scenarios (issue #20), in a running n8n app, read back from n8n's database:
+//
+//   node scripts/n8n-app/trigger/scenarios.mjs workflows <dir> <suffix> <quota ID prefix>
+//     Writes the scenario workflows (IDs PaiScen<name><suffix>), each polling every 10 s
+//     (seconds listed, not "*/10": n8n refuses a seconds field with "*" as "too short").
+//   node scripts/n8n-app/trigger/scenarios.mjs before-restart <simulator URL> <app dir> <database> <suffix> <quota ID prefix>
+//     Waits for the scheduled polls to record their baselines, then, in the simulator: gives one
+//     beneficiary of the partner's own account new bank details, swaps two beneficiaries of
+//     CUST_LARGE while a poll reads its pages, and drops the first quota below the threshold;
+//     waits for the executions, then lets the quota recover and waits for a poll to see it.
+//   node scripts/n8n-app/trigger/scenarios.mjs fall <simulator URL> <quota ID prefix>
+//     Drops the quota below the threshold again (run while n8n is stopped).
+//   node scripts/n8n-app/trigger/scenarios.mjs setup <simulator URL> <quota ID prefix>
+//     Before the app starts: the first quota at 12,500 USD, the second at 0 (below from the start).
+//   node scripts/n8n-app/trigger/scenarios.mjs after-restart <simulator URL> <app dir> <database> <suffix> <quota ID prefix> <label> <what before-restart printed>
+//     Waits for the second alert, lets two more polls pass, and prints one ok/FAIL line per check.
+//
+// Every check reads the executions n8n saved and the reference IDs their data carries.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const EVERY_10_S = '0,10,20,30,40,50 * * * * *';
+const THRESHOLD = 10000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** name -> trigger parameters; the quota subjects are <prefix>1 (falls, recovers, falls) and <prefix>2 (below from the start). */
+function scenarios(quotaPrefix) {
+	const quota = (id) => ({
+		event: 'quotaBelowThreshold',
+		quotaAccumulationMethod: 'USER_ID',
+		quotaAccumulationId: id,
+		currency: 'USD',
+		threshold: THRESHOLD,
+	});
+	return {
+		OwnChanged: { event: 'beneficiaryChanged', filters: {}, options: {} },
+		OwnAdded: { event: 'beneficiaryAdded', filters: {}, options: {} },
+		OwnRemoved: { event: 'beneficiaryRemoved', filters: {}, options: {} },
+		LargeAdded: { event: 'beneficiaryAdded', filters: {}, options: { customerId: 'CUST_LARGE' } },
+		LargeRemoved: { event: 'beneficiaryRemoved', filters: {}, options: { customerId: 'CUST_LARGE' } },
+		QuotaFalls: quota(`${quotaPrefix}1`),
+		QuotaBelowAtStart: quota(`${quotaPrefix}2`),
+	};
+}
+
+const idOf = (name, suffix) => `PaiScen${name}${suffix}`.slice(0, 36);
+
+function writeWorkflows(dir, suffix, quotaPrefix) {
+	mkdirSync(dir, { recursive: true });
+	for (const [name, parameters] of Object.entries(scenarios(quotaPrefix))) {
+		const workflow = {
+			id: idOf(name, suffix),
+			name: `[live] Trigger scenario ${name} ${suffix}`,
+			active: false,
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				{
+					id: `c0a1c2d3-0000-4000-8000-${String(Object.keys(scenarios(quotaPrefix)).indexOf(name)).padStart(12, '0')}`,
+					name: 'Trigger',
+					type: 'n8n-nodes-partner-account-inquiry.partnerAccountInquiryTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: EVERY_10_S }] }, ...parameters },
+					credentials: { partnerAccountInquiryApi: { id: 'PaiSmokeCred0001', name: 'Partner Account Inquiry API account' } },
+				},
+			],
+			connections: {},
+			pinData: {},
+		};
+		writeFileSync(join(dir, `${name}.json`), JSON.stringify(workflow, null, 2));
+	}
+	console.log(Object.keys(scenarios(quotaPrefix)).map((name) => idOf(name, suffix)).join(' '));
+}
+
+async function admin(simulatorUrl, action, body) {
+	const response = await fetch(`${simulatorUrl}/__admin/${action}`, { method: 'POST', body: JSON.stringify(body) });
+	const answer = await response.json();
+	if (!response.ok) throw new Error(`simulator ${action}: ${JSON.stringify(answer)}`);
+	return answer;
+}
+
+/** Per workflow: its executions (id, status) and the reference IDs each one's data carries. */
+function readExecutions(appDir, databaseFile, workflowIds) {
+	const sqlite3 = createRequire(join(appDir, 'package.json'))('sqlite3');
+	const db = new sqlite3.Database(databaseFile, sqlite3.OPEN_READONLY);
+	const all = (sql, params) =>
+		new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
+	const byWorkflow = {};
+	return Promise.all(
+		workflowIds.map(async (workflowId) => {
+			const rows = await all(
+				`select e.id as id, e.status as status, d.data as data from execution_entity e
+				 left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id`,
+				[workflowId],
+			);
+			byWorkflow[workflowId] = rows.map((row) => ({
+				id: row.id,
+				status: row.status,
+				references: [...new Set(String(row.data ?? '').match(/REF-[A-Z0-9-]+/g) ?? [])].sort(),
+				data: String(row.data ?? ''),
+			}));
+		}),
+	).then(
+		() => {
+			db.close();
+			return byWorkflow;
+		},
+		(error) => {
+			db.close();
+			throw error;
+		},
+	);
+}
+
+/** Waits until `done(executions)` holds (true) or the deadline passes (false). */
+async function waitFor(read, done, seconds) {
+	const deadline = Date.now() + seconds * 1000;
+	while (Date.now() < deadline) {
+		if (done(await read())) return true;
+		await sleep(2000);
+	}
+	return false;
+}
+
+const [command, ...args] = process.argv.slice(2);
+if (command === 'workflows') {
+	const [dir, suffix, quotaPrefix] = args;
+	writeWorkflows(dir, suffix, quotaPrefix);
+} else if (command === 'fall') {
+	const [simulatorUrl, quotaPrefix] = args;
+	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}1`, value: '800000' });
+} else if (command === 'setup') {
+	// Before the app starts: the first subject at 12,500 USD, the second at 0.
+	const [simulatorUrl, quotaPrefix] = args;
+	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}1`, value: '1250000' });
+	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}2`, value: '0' });
+} else if (command === 'before-restart' || command === 'after-restart') {
+	const [simulatorUrl, appDir, databaseFile, suffix, quotaPrefix, label] = args;
+	const ids = Object.fromEntries(Object.keys(scenarios(quotaPrefix)).map((name) => [name, idOf(name, suffix)]));
+	const read = () => readExecutions(appDir, databaseFile, Object.values(ids));
+	const count = (executions, name) => executions[ids[name]].length;
+	if (command === 'before-restart') {
+		// Two scheduled rounds after the app was ready: every baseline is recorded.
+		await sleep(25_000);
+		const bank = await admin(simulatorUrl, 'change-bank-details', { customerId: '', referenceBeneficiaryId: 'REF-OWN-00001' });
+		await admin(simulatorUrl, 'add-fault', {
+			fault: 'swapBeneficiary',
+			operation: 'list',
+			customerId: 'CUST_LARGE',
+			pageNumber: 1,
+			position: 10,
+			times: 1,
+		});
+		await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}1`, value: '900000' });
+		const arrived = await waitFor(
+			read,
+			(e) => ['OwnChanged', 'LargeAdded', 'LargeRemoved', 'QuotaFalls', 'QuotaBelowAtStart'].every((n) => count(e, n) >= 1),
+			90,
+		);
+		if (!arrived) console.error('[scenarios] not every expected execution arrived within 90 s');
+		await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}1`, value: '1250000' });
+		// Two polls see the recovery (and emit nothing).
+		await sleep(25_000);
+		// For after-restart: what changed, and how many alerts the quota below from the start gave before the restart.
+		console.log(`${bank.referenceBeneficiaryId} ${count(await read(), 'QuotaBelowAtStart')}`);
+	} else {
+		const [changedRef, belowAtStartBeforeRestart] = args.slice(6);
+		await waitFor(read, (e) => count(e, 'QuotaFalls') >= 2, 90);
+		// Two more rounds: nothing may be repeated.
+		await sleep(25_000);
+		const e = await read();
+		const lines = [];
+		const check = (ok, what, seen) => lines.push(`${ok ? 'ok  ' : 'FAIL'} trigger ${label}: ${what}${ok ? '' : ` (saw ${seen})`}`);
+		const show = (name) =>
+			JSON.stringify(e[ids[name]].map((x) => ({ id: x.id, status: x.status, references: x.references.slice(0, 6) })));
+		const one = (name, references) =>
+			count(e, name) === 1 &&
+			e[ids[name]][0].status === 'success' &&
+			JSON.stringify(e[ids[name]][0].references) === JSON.stringify(references);
+		const changed = e[ids.OwnChanged][0]?.data ?? '';
+		check(
+			one('OwnChanged', [changedRef]) && changed.includes('bankAccountNo') && changed.includes('beneficiaryChanged'),
+			`a bank-detail change (${changedRef}: new account number, new token) is one Beneficiary Changed naming bankAccountNo`,
+			show('OwnChanged'),
+		);
+		check(
+			count(e, 'OwnAdded') === 0 && count(e, 'OwnRemoved') === 0,
+			'the bank-detail change started no Beneficiary Added and no Beneficiary Removed execution',
+			`${show('OwnAdded')} ${show('OwnRemoved')}`,
+		);
+		check(
+			one('LargeAdded', ['REF-SWAPPED-IN-1']) || one('LargeAdded', ['REF-SWAPPED-IN-2']),
+			'a list changed while a poll read its pages: the one bound meanwhile is added once, no false event',
+			show('LargeAdded'),
+		);
+		check(
+			count(e, 'LargeRemoved') === 1 &&
+				e[ids.LargeRemoved][0].status === 'success' &&
+				e[ids.LargeRemoved][0].references.length === 1,
+			'a list changed while a poll read its pages: the one unbound meanwhile is removed once, no false event',
+			show('LargeRemoved'),
+		);
+		check(
+			count(e, 'QuotaFalls') === 2 && e[ids.QuotaFalls].every((x) => x.status === 'success'),
+			'a quota that falls, recovers, and falls again while n8n is restarted: two alerts',
+			show('QuotaFalls'),
+		);
+		check(
+			belowAtStartBeforeRestart === '1' &&
+				count(e, 'QuotaBelowAtStart') <= 2 &&
+				e[ids.QuotaBelowAtStart].every((x) => x.status === 'success'),
+			`a quota already below when the workflow is activated: one alert (after the restart it stayed below through: ${count(e, 'QuotaBelowAtStart') - 1} repeat, at most one, as documented)`,
+			`${belowAtStartBeforeRestart} before the restart; ${show('QuotaBelowAtStart')}`,
+		);
+		console.log(lines.join('\n'));
+		process.exit(lines.some((line) => line.startsWith('FAIL')) ? 1 : 0);
+	}
+} else {
+	console.error('usage: scenarios.mjs workflows|setup|before-restart|fall|after-restart ...');
+	process.exit(2);
+}
