@@ -19,7 +19,8 @@
 #     (node and credential types, icons) and the credential's Test button; with the polling
 #     trigger's workflow active, binds a beneficiary in the simulator after a scheduled poll and
 #     checks that the next poll started exactly one execution carrying it;
-#  8. runs the trigger's scenarios (trigger/scenarios.mjs, seven workflows polling every 10 s): a
+#  8. runs the trigger's scenarios (trigger/scenarios.mjs, seven workflows polling every 10 s on
+#     1.x, every minute on 2.x): a
 #     bank-detail change, a list changed while a poll reads it, a quota that falls, recovers and
 #     falls again while n8n is restarted, a quota below from activation; on 2.x once more under
 #     n8n's durable poll scheduler with durable cursors. Each check reads n8n's saved executions.
@@ -215,6 +216,8 @@ activate_workflow() {
 }
 activate_workflow PaiLiveTrigger01
 # The trigger's scenarios (trigger/scenarios.mjs): imported and active before the app starts.
+# 1.x polls them every 10 s; 2.x allows no less than a minute.
+if [ "$N8N_APP_LINE" = 1 ]; then export SCENARIO_TICK_SECONDS=10; else export SCENARIO_TICK_SECONDS=60; fi
 import_scenarios() {
 	local suffix="$1" quota_prefix="$2" id
 	for id in $(node "$HERE/trigger/scenarios.mjs" workflows "$WORK/scenarios-$suffix" "$suffix" "$quota_prefix"); do

@@ -1,8 +1,8 @@
 // The trigger's live scenarios (issue #20), in a running n8n app, read back from n8n's database:
 //
 //   node scripts/n8n-app/trigger/scenarios.mjs workflows <dir> <suffix> <quota ID prefix>
-//     Writes the scenario workflows (IDs PaiScen<name><suffix>), each polling every 10 s
-//     (seconds listed, not "*/10": n8n refuses a seconds field with "*" as "too short").
+//     Writes the scenario workflows (IDs PaiScen<name><suffix>), each polling every
+//     SCENARIO_TICK_SECONDS (10 on 1.x, 60 on 2.x, which refuses less than a minute).
 //   node scripts/n8n-app/trigger/scenarios.mjs before-restart <simulator URL> <app dir> <database> <suffix> <quota ID prefix>
 //     Waits for the scheduled polls to record their baselines, then, in the simulator: gives one
 //     beneficiary of the partner's own account new bank details, swaps two beneficiaries of
@@ -20,9 +20,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const EVERY_10_S = '0,10,20,30,40,50 * * * * *';
+// n8n 1.x polls as often as every 10 s when the seconds are listed ("*/10" is refused as "too
+// short"); 2.x refuses any poll time under a minute. SCENARIO_TICK_SECONDS says which (10 or 60).
+const TICK_SECONDS = Number(process.env.SCENARIO_TICK_SECONDS ?? 60);
+const CRON = TICK_SECONDS === 10 ? '0,10,20,30,40,50 * * * * *' : '0 * * * * *';
 const THRESHOLD = 10000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Until `n` scheduled polls have started from now, and 8 s more for them to finish. */
+const afterTicks = (n) => {
+	const period = TICK_SECONDS * 1000;
+	const next = Math.ceil(Date.now() / period) * period;
+	return sleep(next + (n - 1) * period + 8000 - Date.now());
+};
 
 /** name -> trigger parameters; the quota subjects are <prefix>1 (falls, recovers, falls) and <prefix>2 (below from the start). */
 function scenarios(quotaPrefix) {
@@ -61,7 +70,7 @@ function writeWorkflows(dir, suffix, quotaPrefix) {
 					type: 'n8n-nodes-partner-account-inquiry.partnerAccountInquiryTrigger',
 					typeVersion: 1,
 					position: [0, 0],
-					parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: EVERY_10_S }] }, ...parameters },
+					parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: CRON }] }, ...parameters },
 					credentials: { partnerAccountInquiryApi: { id: 'PaiSmokeCred0001', name: 'Partner Account Inquiry API account' } },
 				},
 			],
@@ -141,8 +150,8 @@ if (command === 'workflows') {
 	const read = () => readExecutions(appDir, databaseFile, Object.values(ids));
 	const count = (executions, name) => executions[ids[name]].length;
 	if (command === 'before-restart') {
-		// Two scheduled rounds after the app was ready: every baseline is recorded.
-		await sleep(25_000);
+		// A scheduled poll after the app was ready: every baseline is recorded.
+		await afterTicks(1);
 		const bank = await admin(simulatorUrl, 'change-bank-details', { customerId: '', referenceBeneficiaryId: 'REF-OWN-00001' });
 		await admin(simulatorUrl, 'add-fault', {
 			fault: 'swapBeneficiary',
@@ -156,19 +165,19 @@ if (command === 'workflows') {
 		const arrived = await waitFor(
 			read,
 			(e) => ['OwnChanged', 'LargeAdded', 'LargeRemoved', 'QuotaFalls', 'QuotaBelowAtStart'].every((n) => count(e, n) >= 1),
-			90,
+			2 * TICK_SECONDS + 60,
 		);
-		if (!arrived) console.error('[scenarios] not every expected execution arrived within 90 s');
+		if (!arrived) console.error('[scenarios] not every expected execution arrived in time');
 		await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}1`, value: '1250000' });
-		// Two polls see the recovery (and emit nothing).
-		await sleep(25_000);
+		// A poll sees the recovery (and emits nothing).
+		await afterTicks(1);
 		// For after-restart: what changed, and how many alerts the quota below from the start gave before the restart.
 		console.log(`${bank.referenceBeneficiaryId} ${count(await read(), 'QuotaBelowAtStart')}`);
 	} else {
 		const [changedRef, belowAtStartBeforeRestart] = args.slice(6);
-		await waitFor(read, (e) => count(e, 'QuotaFalls') >= 2, 90);
-		// Two more rounds: nothing may be repeated.
-		await sleep(25_000);
+		await waitFor(read, (e) => count(e, 'QuotaFalls') >= 2, 2 * TICK_SECONDS + 60);
+		// One more poll: nothing may be repeated.
+		await afterTicks(1);
 		const e = await read();
 		const lines = [];
 		const check = (ok, what, seen) => lines.push(`${ok ? 'ok  ' : 'FAIL'} trigger ${label}: ${what}${ok ? '' : ` (saw ${seen})`}`);
