@@ -212,7 +212,11 @@ describe('quota alerts', () => {
 		due();
 		expect(await emitted(poller)).toBeNull(); // U again: not reported again
 		due();
+		// A failure that is not U counts for nothing: reported as usual, the back-off stays.
 		sim().clearFaults();
+		sim().addFault({ fault: 'staleTime', operation: 'quota', times: 1 });
+		expect((await poller.poll()).ok).toBe(false);
+		expect(state.unknownBackoff).toMatchObject({ unknowns: 9 });
 		sim().setQuota('USER_ID', 'U-1001', '1');
 		expect(await emitted(poller)).toEqual([expect.objectContaining({ availableQuotaAmount: 0.01 })]);
 		expect(state.unknownBackoff).toBeUndefined();

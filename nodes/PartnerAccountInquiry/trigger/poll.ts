@@ -135,7 +135,8 @@ interface PollRead<T> {
 /**
  * Runs the read unless the API's back-off after status U says to wait. An answer U starts or
  * continues the back-off and emits nothing (no error); after the last repeat is answered U too,
- * the poll reports once that support must be contacted. Any other outcome ends the back-off.
+ * the poll reports once that support must be contacted. A success ends the back-off; another
+ * failure is reported as usual and leaves it as it was.
  */
 async function withinBackoff<T>(
 	fn: IPollFunctions,
@@ -152,8 +153,8 @@ async function withinBackoff<T>(
 		return outcome.value;
 	}
 	const { error } = outcome;
+	// Another failure is no answer to count: the back-off stays as it is (only a success ends it).
 	if (!(error instanceof ApiResultError && error.explanation.status === 'U')) {
-		delete staticData.unknownBackoff;
 		throw toNodeError(fn.getNode(), explain(error), 0);
 	}
 	const { next, reportNow } = afterUnknown(backoff, question, now);
