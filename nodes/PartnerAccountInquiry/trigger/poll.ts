@@ -160,7 +160,7 @@ async function withinBackoff<T>(
 	const { next, reportNow } = afterUnknown(backoff, question, now);
 	staticData.unknownBackoff = next as unknown as IDataObject;
 	if (!reportNow) return SKIPPED;
-	error.hint = `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${Math.round((next.nextPollAt - now) / 60_000)} minutes without reporting this again, and carries on as usual at the first answer that is not U.`;
+	error.hint = `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${Math.round((next.nextPollAt - now) / 60_000)} minutes without reporting this again, and carries on as usual at the first successful answer.`;
 	throw toNodeError(fn.getNode(), error, 0);
 }
 
