@@ -1,13 +1,11 @@
 import {
 	baseline,
 	diffBeneficiaries,
-	quotaEvent,
-	questionDigest,
 	readBeneficiaryState,
-	readQuotaState,
 	SUMMARY_FIELDS,
-	type QuotaState,
-} from '../../nodes/PartnerAccountInquiry/trigger/changes';
+} from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
+import { quotaEvent, readQuotaState, type QuotaState } from '../../nodes/PartnerAccountInquiry/trigger/quotaState';
+import { questionDigest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { createCustomers } from '../../sandbox/data';
 

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SUMMARY_FIELDS } from '../../nodes/PartnerAccountInquiry/trigger/changes';
+import { SUMMARY_FIELDS } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
 import { useSimulator } from './helpers';

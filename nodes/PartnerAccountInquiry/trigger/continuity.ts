@@ -10,7 +10,7 @@
  * in this process, or a state older than the one written, cannot tell, and the alert errs towards
  * firing (changes.ts quotaEvent).
  */
-import type { QuotaState } from './changes';
+import type { QuotaState } from './quotaState';
 
 /** Trigger node and state -> the serial last written here. Bounded: the oldest names go first. */
 const written = new Map<string, number>();

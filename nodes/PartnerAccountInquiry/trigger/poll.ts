@@ -15,16 +15,9 @@ import { listBeneficiaries, listingQuestion, type ListingSize } from '../shared/
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
 import { toNodeError } from '../shared/errorMapping';
 import type { ApiSession } from '../shared/transport/session';
-import {
-	baseline,
-	diffBeneficiaries,
-	MAX_EVENTS_PER_POLL,
-	questionDigest,
-	quotaEvent,
-	readBeneficiaryState,
-	readQuotaState,
-	type StateReading,
-} from './changes';
+import { baseline, diffBeneficiaries, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
+import { quotaEvent, readQuotaState } from './quotaState';
+import { questionDigest, type StateReading } from './savedState';
 import { isWholeHistory, rememberWritten } from './continuity';
 import type { BeneficiaryEvent, QuotaEvent } from './events';
 import { afterUnknown, readBackoff, UNKNOWN_REPEATS } from './unknownBackoff';

@@ -17,10 +17,10 @@
  * nothing; a burst larger than the cap emits the first `cap` events in API order and leaves the
  * rest for the next poll.
  */
-import { createHash, randomBytes } from 'node:crypto';
 
 import { beneficiaryIdentities, beneficiaryIdentity } from '../shared/core/api/identity';
-import type { BeneficiaryEvent, QuotaEvent } from './events';
+import type { BeneficiaryEvent } from './events';
+import { canonical, digest, headerProblem, isRecord, isScalar, type Scalar, type StateReading } from './savedState';
 
 /** Kept by value (short, not secret): what a removal item carries, and `before` of a change. */
 export const SUMMARY_FIELDS = [
@@ -35,8 +35,6 @@ export const SUMMARY_FIELDS = [
 
 /** Events one poll emits at most; the rest wait for the next poll, in order. */
 export const MAX_EVENTS_PER_POLL = 500;
-
-type Scalar = string | number | boolean | null;
 
 /**
  * One beneficiary, packed small: [digests, ...summary]. `digests` is an 8-character digest of the
@@ -71,30 +69,6 @@ export interface BeneficiaryChange {
 const WHOLE_CHARS = 8;
 const FIELD_CHARS = 3;
 const ID_CHARS = 12;
-
-function digest(text: string, chars: number): string {
-	return createHash('sha256').update(text).digest('base64').slice(0, chars);
-}
-
-/** A question's fingerprint: the same parameters give the same digest, whatever the key order. */
-export function questionDigest(question: unknown): string {
-	return digest(canonical(question), 16);
-}
-
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>)
-			.filter(([, v]) => v !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
-
-function isScalar(value: unknown): value is Scalar {
-	return value === null || ['string', 'number', 'boolean'].includes(typeof value);
-}
 
 function entryOf(beneficiary: Record<string, unknown>, fields: string[]): Entry {
 	for (const name of Object.keys(beneficiary)) if (!fields.includes(name)) fields.push(name);
@@ -252,69 +226,9 @@ function changedFields(before: string, after: string, fields: string[]): string[
 	return changed.length ? changed : [...fields];
 }
 
-export interface QuotaState {
-	version: typeof STATE_VERSION;
-	kind: 'quota';
-	question: string;
-	/** Made at the baseline, random: with the workflow and node, names this state in trigger/continuity.ts. */
-	born: string;
-	/** Counts the writes that re-armed or fired the alert: a state older than the last one written is seen by it. */
-	serial: number;
-	/** The available quota at the last poll, in major units. */
-	amount: number;
-	/** Whether it was below the threshold at the last poll. */
-	below: boolean;
-}
-
-/**
- * Whether this poll's quota is an event, and the state after it.
- *
- * Below threshold fires on the first poll that finds the quota below (a baseline already below
- * fires too), and again only after a poll found it at or above. `wholeHistory` says whether the
- * state is known to hold every earlier poll's finding (trigger/continuity.ts); when it is not (the
- * first poll after an n8n restart, or a state older than the last one written) a re-arming may
- * have been lost, so a quota below fires again: at least once, never missed.
- *
- * Changed fires when the amount differs from the last poll's (every such poll emits, so no
- * finding of it can be lost).
- */
-export function quotaEvent(
-	event: QuotaEvent,
-	state: QuotaState | undefined,
-	question: string,
-	amount: number,
-	threshold: number,
-	wholeHistory: boolean,
-): { fire: boolean; previousAmount?: number; next: QuotaState } {
-	const below = amount < threshold;
-	if (!state) {
-		const next: QuotaState = {
-			version: STATE_VERSION,
-			kind: 'quota',
-			question,
-			born: randomBytes(9).toString('base64url'),
-			serial: 1,
-			amount,
-			below,
-		};
-		return { fire: event === 'quotaBelowThreshold' && below, next };
-	}
-	const fire =
-		event === 'quotaChanged' ? amount !== state.amount : below && (!state.below || !wholeHistory);
-	const serial = fire || below !== state.below ? state.serial + 1 : state.serial;
-	return { fire, previousAmount: state.amount, next: { ...state, amount, below, serial } };
-}
-
-/** Why a saved state cannot be carried on: nothing saved or another question (silently), or damage (with a warning). */
-export interface StateReading<S> {
-	state?: S;
-	/** Set when something was saved that is not a state of this version: say so, then start anew. */
-	problem?: string;
-}
-
 /** The saved beneficiary state, if it is one of this version for this question. */
 export function readBeneficiaryState(saved: unknown, question: string): StateReading<BeneficiaryState> {
-	const problem = headerProblem(saved, 'beneficiaries');
+	const problem = headerProblem(saved, 'beneficiaries', [STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
 	const state = saved as BeneficiaryState;
 	if (
@@ -326,43 +240,6 @@ export function readBeneficiaryState(saved: unknown, question: string): StateRea
 		return { problem: 'its beneficiary entries are not of the expected shape' };
 	}
 	return state.question === question ? { state } : {};
-}
-
-/** The saved quota state, if it is one of this version for this question. */
-export function readQuotaState(saved: unknown, question: string): StateReading<QuotaState> {
-	const problem = headerProblem(saved, 'quota');
-	if (problem !== undefined) return problem ? { problem } : {};
-	const state = saved as QuotaState;
-	if (
-		typeof state.born !== 'string' ||
-		!Number.isSafeInteger(state.serial) ||
-		state.serial < 1 ||
-		typeof state.amount !== 'number' ||
-		!Number.isFinite(state.amount) ||
-		typeof state.below !== 'boolean'
-	) {
-		return { problem: 'its quota fields are not of the expected shape' };
-	}
-	return state.question === question ? { state } : {};
-}
-
-/** undefined: a header of this version and kind; '': nothing to read (silently anew); else the problem. */
-function headerProblem(saved: unknown, kind: 'beneficiaries' | 'quota'): string | undefined {
-	if (saved === undefined || saved === null) return '';
-	if (!isRecord(saved)) return `it is ${Array.isArray(saved) ? 'a list' : typeof saved}, not a state`;
-	if (saved.version !== STATE_VERSION) {
-		return typeof saved.version === 'number' && saved.version < STATE_VERSION
-			? `it was saved in an older format (version ${saved.version})`
-			: `it has an unknown version (${JSON.stringify(saved.version) ?? 'none'})`;
-	}
-	if (typeof saved.question !== 'string') return 'it names no question';
-	// Another event's state (the node's event was switched): another question, not damage.
-	if (saved.kind !== kind) return saved.kind === 'beneficiaries' || saved.kind === 'quota' ? '' : 'it is of no known kind';
-	return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isEntry(value: unknown): value is Entry {

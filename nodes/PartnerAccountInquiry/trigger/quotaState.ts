@@ -1,0 +1,83 @@
+/**
+ * The quota events' saved state and the rule that decides an alert (framework-free). The state is
+ * the last poll's amount and whether it was below the threshold; what a restart may have dropped
+ * of it is continuity.ts.
+ */
+import { randomBytes } from 'node:crypto';
+
+import type { QuotaEvent } from './events';
+import { headerProblem, type StateReading } from './savedState';
+
+/** The quota state's format; older or newer ones are read as damage (a fresh baseline and a warning). */
+export const QUOTA_STATE_VERSION = 2;
+
+export interface QuotaState {
+	version: typeof QUOTA_STATE_VERSION;
+	kind: 'quota';
+	question: string;
+	/** Made at the baseline, random: with the workflow and node, names this state in trigger/continuity.ts. */
+	born: string;
+	/** Counts the writes that re-armed or fired the alert: a state older than the last one written is seen by it. */
+	serial: number;
+	/** The available quota at the last poll, in major units. */
+	amount: number;
+	/** Whether it was below the threshold at the last poll. */
+	below: boolean;
+}
+
+/**
+ * Whether this poll's quota is an event, and the state after it.
+ *
+ * Below threshold fires on the first poll that finds the quota below (a baseline already below
+ * fires too), and again only after a poll found it at or above. `wholeHistory` says whether the
+ * state is known to hold every earlier poll's finding (trigger/continuity.ts); when it is not (the
+ * first poll after an n8n restart, or a state older than the last one written) a re-arming may
+ * have been lost, so a quota below fires again: at least once, never missed.
+ *
+ * Changed fires when the amount differs from the last poll's (every such poll emits, so no
+ * finding of it can be lost).
+ */
+export function quotaEvent(
+	event: QuotaEvent,
+	state: QuotaState | undefined,
+	question: string,
+	amount: number,
+	threshold: number,
+	wholeHistory: boolean,
+): { fire: boolean; previousAmount?: number; next: QuotaState } {
+	const below = amount < threshold;
+	if (!state) {
+		const next: QuotaState = {
+			version: QUOTA_STATE_VERSION,
+			kind: 'quota',
+			question,
+			born: randomBytes(9).toString('base64url'),
+			serial: 1,
+			amount,
+			below,
+		};
+		return { fire: event === 'quotaBelowThreshold' && below, next };
+	}
+	const fire =
+		event === 'quotaChanged' ? amount !== state.amount : below && (!state.below || !wholeHistory);
+	const serial = fire || below !== state.below ? state.serial + 1 : state.serial;
+	return { fire, previousAmount: state.amount, next: { ...state, amount, below, serial } };
+}
+
+/** The saved quota state, if it is one of this version for this question. */
+export function readQuotaState(saved: unknown, question: string): StateReading<QuotaState> {
+	const problem = headerProblem(saved, 'quota', [QUOTA_STATE_VERSION]);
+	if (problem !== undefined) return problem ? { problem } : {};
+	const state = saved as QuotaState;
+	if (
+		typeof state.born !== 'string' ||
+		!Number.isSafeInteger(state.serial) ||
+		state.serial < 1 ||
+		typeof state.amount !== 'number' ||
+		!Number.isFinite(state.amount) ||
+		typeof state.below !== 'boolean'
+	) {
+		return { problem: 'its quota fields are not of the expected shape' };
+	}
+	return state.question === question ? { state } : {};
+}

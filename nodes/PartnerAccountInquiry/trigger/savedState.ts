@@ -1,0 +1,68 @@
+/**
+ * What every saved trigger state shares (framework-free): the question's fingerprint, and how a
+ * saved state is read back. Static data can be edited, imported or left by an older version, so a
+ * state is used only after its header says it is one of this version and kind for this question;
+ * another question starts anew silently, damage starts anew with a warning (trigger/poll.ts).
+ */
+import { createHash } from 'node:crypto';
+
+/** The first `chars` characters of the Base64 SHA-256 of `text`: a longer digest starts with every shorter one. */
+export function digest(text: string, chars: number): string {
+	return createHash('sha256').update(text).digest('base64').slice(0, chars);
+}
+
+/** A question's fingerprint: the same parameters give the same digest, whatever the key order. */
+export function questionDigest(question: unknown): string {
+	return digest(canonical(question), 16);
+}
+
+/** JSON with the keys of every object sorted: equal values, equal text. */
+export function canonical(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (value && typeof value === 'object') {
+		const entries = Object.entries(value as Record<string, unknown>)
+			.filter(([, v]) => v !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+export type Scalar = string | number | boolean | null;
+
+export function isScalar(value: unknown): value is Scalar {
+	return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a saved state cannot be carried on: nothing saved or another question (silently), or damage (with a warning). */
+export interface StateReading<S> {
+	state?: S;
+	/** Set when something was saved that is not a state of this version: say so, then start anew. */
+	problem?: string;
+}
+
+export type StateKind = 'beneficiaries' | 'quota';
+
+/**
+ * undefined: a header of one of the `readable` versions and of this kind; '': nothing to read, or
+ * another kind's state (silently anew); otherwise the problem.
+ */
+export function headerProblem(saved: unknown, kind: StateKind, readable: readonly number[]): string | undefined {
+	if (saved === undefined || saved === null) return '';
+	if (!isRecord(saved)) return `it is ${Array.isArray(saved) ? 'a list' : typeof saved}, not a state`;
+	// Another event's state (the node's event was switched): another question, not damage.
+	if (saved.kind !== kind && (saved.kind === 'beneficiaries' || saved.kind === 'quota')) return '';
+	if (!readable.includes(saved.version as number)) {
+		const newest = Math.max(...readable);
+		return typeof saved.version === 'number' && saved.version < newest
+			? `it was saved in an older format (version ${saved.version})`
+			: `it has an unknown version (${JSON.stringify(saved.version) ?? 'none'})`;
+	}
+	if (typeof saved.question !== 'string') return 'it names no question';
+	if (saved.kind !== kind) return 'it is of no known kind';
+	return undefined;
+}
