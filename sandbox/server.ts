@@ -61,6 +61,9 @@ export type FaultKind =
 	// Unsigned answers that echo the request (its access token, its beneficiary token) back.
 	| 'echoRequest'
 	| 'echoInResult'
+	// A signed quota failure (ACCOUNT_NOT_EXIST) that names the accumulation ID as sent, as bare
+	// digits and in groups of four, and other accounts: hyphenated, letter-prefixed, a spaced IBAN.
+	| 'echoAccount'
 	// Something on the way (a proxy, a misconfigured gateway in front of a sandbox) drops the
 	// Connected-CustomerId header, or rewrites the customer wherever it travels (header or body;
 	// rewriting the body breaks the request's signature).
@@ -471,6 +474,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		const fault = takeFault('quota', String(req.headers['connected-accountid'] ?? ''));
 		const faultAnswer = fault === 'answer' ? lastRule?.answer : faultResult(fault);
 		if (faultAnswer) return { answer: faultAnswer, fault };
+		if (fault === 'echoAccount') {
+			const digits = id.replace(/\D/g, '');
+			const message = `Account ${id} (${digits}, ${digits.replace(/(\d{4})(?=\d)/g, '$1 ')}) does not exist; linked accounts 6222-0212-3456-7890, VA00123456 and GB29 NWBK 6016 1331 9268 19`;
+			return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message }, fault };
+		}
 		if (req.headers['access-token'] === 'expired-token')
 			return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		if (req.headers['connected-accountid'] === 'ACC_MISSING') {

@@ -6,7 +6,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isMaskedQuotaId, MASKED_FIELDS, SECRET_FIELDS } from './core/api/fields';
+import { isMaskedField, SECRET_FIELDS } from './core/api/fields';
 import { maskAccount, PartnerError } from './core/errors';
 
 export type NodeError = NodeApiError | NodeOperationError;
@@ -46,9 +46,7 @@ function redactParameters(value: unknown): unknown {
 	if (!value || typeof value !== 'object') return value;
 	const copy: IDataObject = {};
 	for (const [key, inner] of Object.entries(value)) {
-		const masked =
-			MASKED_FIELDS.has(key) ||
-			(key === 'quotaAccumulationId' && isMaskedQuotaId((value as IDataObject).quotaAccumulationMethod));
+		const masked = isMaskedField(key, value as IDataObject);
 		if (SECRET_FIELDS.has(key) && inner !== '' && inner !== undefined) copy[key] = '[hidden]';
 		else if (masked && typeof inner === 'string') copy[key] = maskAccount(inner);
 		else copy[key] = redactParameters(inner) as IDataObject;

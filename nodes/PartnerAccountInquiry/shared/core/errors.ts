@@ -229,13 +229,26 @@ export function maskAccount(value: string): string {
 }
 
 /**
- * Account numbers and IBANs in text the gateway wrote (a resultMessage, an error page): an IBAN
- * (two letters, two digits, 10 to 30 letters or digits) or a run of 8 to 34 digits.
+ * Account-like runs in text the gateway wrote (a resultMessage, an error page), shown by their
+ * last four characters: an IBAN, compact or in groups ("GB29NWBK60161331926819", "GB29 NWBK 6016
+ * 1331 9268 19"); an upper-case prefix before 6 or more digits ("VA12345678", "ACC-0012345"); and
+ * digits, alone or in groups joined by single hyphens or spaces ("6222021234567890",
+ * "6222-0212-3456"), 8 or more in all. A date ("2026-01-31", a response-time) is left as it is, and
+ * so are the node's own figures (seconds, statuses, counts: fewer than 8 digits). A value of the
+ * request itself (an accumulation ID, a bank filter) is masked whatever its shape (maskValues).
  */
-const ACCOUNT_LIKE = /\b(?:[A-Z]{2}\d{2}[A-Za-z0-9]{10,30}|\d{8,34})\b/g;
+const ACCOUNT_LIKE =
+	/(?<![\p{L}\p{N}])(?:[A-Z]{2}\d{2}(?:[A-Za-z0-9]{10,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)|[A-Z]{1,4}[-_]?\d{6,34}|\d+(?:[- ]\d+){0,7})(?![\p{L}\p{N}])/gu;
+/** A date, or a date and an hour ("2026-01-31 12" of "2026-01-31 12:00"). */
+const DATE = /^\d{4}-\d{2}-\d{2}(?: \d{2})?$/;
+
+function maskAccountLike(run: string): string {
+	if (/^\d/.test(run) && (run.replace(/\D/g, '').length < 8 || DATE.test(run))) return run;
+	return maskAccount(run);
+}
 
 export function maskAccountNumbers(text: string): string {
-	return text.replace(ACCOUNT_LIKE, maskAccount);
+	return text.replace(ACCOUNT_LIKE, maskAccountLike);
 }
 
 /**
@@ -258,14 +271,27 @@ export function redactError(error: unknown, secrets: readonly string[], masked: 
 	return error;
 }
 
-/** Each of `values` (the request's bank details), as sent or JSON-escaped, by its last four characters. */
+/**
+ * Each of `values` (the request's bank details and account numbers) by its last four characters,
+ * whatever its shape and however the gateway echoes it: as sent, JSON-escaped, or its letters and
+ * digits regrouped ("6222-0212-3456" echoed as "622202123456" or "6222 0212 3456"). Only where it
+ * stands alone, not inside a longer word or (hyphenated) number: a short account number "1234"
+ * leaves the node's own "12345 ms" as it is, and a longer account it begins is masked as a whole.
+ */
 function maskValues(text: string, values: readonly string[]): string {
 	let out = text;
 	for (const value of values) {
-		for (const form of new Set([value, JSON.stringify(value).slice(1, -1)]))
-			out = out.split(form).join(maskAccount(value));
+		const characters = Array.from(value.replace(/[^\p{L}\p{N}]/gu, ''));
+		const forms = [value, JSON.stringify(value).slice(1, -1)].map(escapeRegExp);
+		if (characters.length > 0) forms.push(characters.map(escapeRegExp).join('[-\\s]?'));
+		const alone = new RegExp(`(?<![\\p{L}\\p{N}]-?)(?:${forms.join('|')})(?!-?[\\p{L}\\p{N}])`, 'gu');
+		out = out.replace(alone, () => maskAccount(value));
 	}
 	return out;
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function redactSecrets(text: string, secrets: readonly string[]): string {

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkBeneficiaries } from '../core/api/answers';
-import { BENEFICIARY_FILTERS } from '../core/api/fields';
+import { BENEFICIARY_FILTERS, maskedValues } from '../core/api/fields';
 import { beneficiaryIdentity } from '../core/api/identity';
 import { PATHS } from '../core/api/gateway';
 import {
@@ -111,7 +111,7 @@ export async function listBeneficiaries(
 				timeout,
 				signal: pageSignal,
 				secrets: [request.accessToken, request.beneficiaryToken as string | undefined],
-				masked: [request.bankAccountNo as string | undefined, request.bankAccountIBAN as string | undefined],
+				masked: maskedValues(request),
 				withProof,
 			});
 			const page = toPage(answer.data, pageNumber, request);

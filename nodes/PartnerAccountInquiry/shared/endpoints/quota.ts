@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { minorToMajor } from '../core/api/amount';
 import { checkQuotaAnswer } from '../core/api/answers';
-import { ACCESS_TOKEN, CONNECTED_ACCOUNT_ID, METHOD_WITH_TRADE_TYPE } from '../core/api/fields';
+import { ACCESS_TOKEN, CONNECTED_ACCOUNT_ID, maskedValues, METHOD_WITH_TRADE_TYPE } from '../core/api/fields';
 import { PATHS } from '../core/api/gateway';
 import { checkHeaderValue } from '../core/api/headerValues';
 import { compactBody, readWholeNumber, validateQuotaRequest, type QuotaRequest } from '../core/api/validation';
@@ -73,6 +73,8 @@ export async function getQuota(
 		timeout,
 		signal,
 		secrets: [accessToken],
+		// A receiving or virtual account the gateway echoes (ACCOUNT_NOT_EXIST, PARAM_ILLEGAL), whatever its shape.
+		masked: maskedValues(request as unknown as Record<string, unknown>),
 		withProof,
 	});
 	const output = toOutput(data, request);

@@ -34,8 +34,18 @@ export interface FieldRule {
 	pattern?: { regex: RegExp; text: string };
 	/** Never shown in an error, a log or an output item. */
 	secret?: boolean;
-	/** Bank details: shown in messages only by their last four characters ("****6819"). */
+	/**
+	 * Bank details: shown in messages only by their last four characters ("****6819"), in the
+	 * node's own checks and wherever the gateway echoes the value back (maskedValues below).
+	 */
 	masked?: boolean;
+	/**
+	 * What an empty value does when it changes whose data comes back (the partner's own account
+	 * instead of a customer's). Such a field may be left empty on purpose, but a value an
+	 * expression was meant to give and did not (empty, blank, nothing) is refused: the item would
+	 * be answered for another account than the one it asked about.
+	 */
+	emptyMeans?: string;
 	match: Match;
 	/** The beneficiary field an exact filter constrains. */
 	responseField?: string;
@@ -76,6 +86,7 @@ export const ACCESS_TOKEN: FieldRule = {
 	secret: true,
 	match: 'none',
 	header: 'Access-Token',
+	emptyMeans: 'sends the request without that OAuth authorization, so it is answered for your own account',
 };
 
 // The API gives no length for the IDs below: 128 is a generous cap that no issued ID reaches.
@@ -95,6 +106,7 @@ export const CUSTOMER_ID: FieldRule = {
 	kind: 'text',
 	maxLength: 128,
 	match: 'none',
+	emptyMeans: "lists your own account's beneficiaries, not a customer's",
 };
 
 /** The customer's account whose quota is read, when a partner manages it (the quota's Connected-AccountId). */
@@ -106,6 +118,7 @@ export const CONNECTED_ACCOUNT_ID: FieldRule = {
 	maxLength: 128,
 	match: 'none',
 	header: 'Connected-AccountId',
+	emptyMeans: "reads your own account's quota, not the managed customer's",
 };
 
 /** The credential's client ID (the Client-Id header of every request, and part of what is signed). */
@@ -306,6 +319,30 @@ export function isMaskedQuotaId(method: unknown): boolean {
 export const MASKED_FIELDS: ReadonlySet<string> = new Set(
 	BENEFICIARY_LIST_FIELDS.filter((rule) => rule.masked).map((rule) => rule.name),
 );
+
+/**
+ * Whether `field` of `values` (a request body, or the node's parameters) holds bank details shown
+ * by their last four characters only: a masked row, or the quota's accumulation ID under a method
+ * whose ID is an account number.
+ */
+export function isMaskedField(field: string, values: Readonly<Record<string, unknown>>): boolean {
+	return MASKED_FIELDS.has(field) || (field === 'quotaAccumulationId' && isMaskedQuotaId(values.quotaAccumulationMethod));
+}
+
+/** The values of a request that are masked wherever the gateway echoes them (redactError). */
+export function maskedValues(request: Readonly<Record<string, unknown>>): string[] {
+	return Object.entries(request)
+		.filter(([field, value]) => typeof value === 'string' && value !== '' && isMaskedField(field, request))
+		.map(([, value]) => value as string);
+}
+
+/** The rows whose empty value reads the partner's own account (emptyMeans). */
+export const ACCOUNT_CHOOSING_FIELDS: readonly FieldRule[] = [
+	...BENEFICIARY_LIST_FIELDS,
+	CONNECTED_ACCOUNT_ID,
+	CLIENT_ID,
+	KEY_VERSION,
+].filter((rule) => rule.emptyMeans !== undefined);
 
 /** Names of every field whose value is never shown. */
 export const SECRET_FIELDS: ReadonlySet<string> = new Set(
