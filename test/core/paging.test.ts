@@ -5,15 +5,7 @@ import { planPages, readListing, type Page } from '../../nodes/PartnerAccountInq
 import { RequestScheduler } from '../../nodes/PartnerAccountInquiry/shared/core/flow/scheduler';
 import { rejection } from '../fixtures/async';
 
-import {
-	fakeGateway,
-	items,
-	keyOf,
-	range,
-	readWith,
-	wait,
-	type Item,
-} from '../fixtures/listing';
+import { fakeGateway, items, keyOf, range, readWith, wait, type Item } from '../fixtures/listing';
 
 describe('planPages', () => {
 	it('reads every page without a limit', () => {
@@ -247,25 +239,50 @@ describe('readListing', () => {
 		const shifted = (all: Item[]) => (page: Page<Item>, n: number) =>
 			n === 2 ? { ...page, items: all.slice(2, 5) } : page;
 
-		it('detects the same item on two pages', async () => {
+		it('reads again when an entry comes back on a second page, and fails when the next read differs', async () => {
 			const all = items(9);
-			const gateway = fakeGateway({ pageSize: 3, listing: () => all, mutate: shifted(all) });
-			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
+			const shift = shifted(all);
+			// Shifted at the first read only, and at the second read another shift (page 3 one early).
+			const gateway = fakeGateway({
+				pageSize: 3,
+				listing: () => all,
+				mutate: (page, n, call) => (call <= 3 ? shift(page, n) : n === 3 ? { ...page, items: all.slice(5, 8) } : page),
+			});
+			const error = (await rejection(readWith(gateway, 3, { width: 1 }).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
-			expect(error.message).toContain('the same beneficiary came back on page 1 and on page 2');
+			expect(error.message).toContain('page 2 was not the same at two reads in a row');
 			expect(gateway.log.calls.filter((p) => p === 1)).toHaveLength(2);
 		});
 
-		it('detects the same item twice on one page', async () => {
+		it('returns an entry repeated on a second page when the next read agrees page for page: a repeat in the data', async () => {
+			const all = items(9);
+			const gateway = fakeGateway({ pageSize: 3, listing: () => all, mutate: shifted(all) });
+			const { items: got, stats } = await readWith(gateway, 3).promise;
+			expect(got).toEqual([...all.slice(0, 3), ...all.slice(2, 5), ...all.slice(6, 9)]);
+			expect(stats.rereads).toBe(1);
+		});
+
+		it('returns an entry repeated within one page as it came: one answer is one moment', async () => {
 			const all = items(6);
 			const gateway = fakeGateway({
 				pageSize: 3,
 				listing: () => all,
 				mutate: (page, n) => (n === 2 ? { ...page, items: [page.items[0], page.items[0], page.items[2]] } : page),
 			});
+			const { items: got, stats } = await readWith(gateway, 3).promise;
+			expect(got).toEqual([...all.slice(0, 3), all[3], all[3], all[5]]);
+			expect(stats.rereads).toBe(0);
+		});
+
+		it('refuses a page served again in place of another (a gateway ignoring the page number)', async () => {
+			const all = items(9);
+			const gateway = fakeGateway({
+				pageSize: 3,
+				listing: () => all,
+				mutate: (page, n) => (n === 3 ? { ...page, items: all.slice(0, 3) } : page),
+			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
-			expect(error).toBeInstanceOf(ListingChangedError);
-			expect(error.message).toContain('on page 2 and on page 2');
+			expect(error.message).toContain('page 3 came back identical to page 1');
 		});
 
 		it('recovers from a shift seen only in the first reading', async () => {
@@ -471,6 +488,24 @@ describe('confirm: a listing of several pages is whole at one moment', () => {
 		const listing = await readWith(gateway, 10, { confirm: true, limit: 15 }).promise;
 		expect(listing.items).toEqual(A.slice(0, 15));
 		expect([...gateway.log.calls].sort()).toEqual([1, 1, 2, 2]);
+	});
+
+	it('returns the pages a limit reads when they agree, while the list keeps growing beyond them at every request', async () => {
+		const growing = (call: number) => [
+			...A,
+			...Array.from({ length: call + 1 }, (_, i) => ({ id: `tail-${call}-${i}` })),
+		];
+		const gateway = fakeGateway({ listing: growing, pageSize: 10 });
+		const listing = await readWith(gateway, 10, { confirm: true, limit: 15, width: 1 }).promise;
+		expect(listing.items).toEqual(A.slice(0, 15));
+		expect(gateway.log.calls).toEqual([1, 2, 1, 2]);
+	});
+
+	it('still refuses a limited read whose own pages differ between reads', async () => {
+		const renamed = (call: number) => A.map((item, i) => (i === 3 ? { id: `renamed-${call}` } : item));
+		const gateway = fakeGateway({ listing: renamed, pageSize: 10 });
+		const error = await rejection(readWith(gateway, 10, { confirm: true, limit: 15, width: 1 }).promise);
+		expect((error as Error).message).toMatch(/page 1 was not the same at two reads in a row.*read 4 times/);
 	});
 
 	it('a second read that does not add up fails at once, as without confirm', async () => {

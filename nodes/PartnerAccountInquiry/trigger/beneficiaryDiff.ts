@@ -1,62 +1,36 @@
 /**
- * What changed between two polls, and the small state that remembers the last one. Framework-free:
- * the trigger node reads and writes the state in the workflow's static data.
+ * What changed in a beneficiary list between two polls (framework-free); the state it compares
+ * with is beneficiaryState.ts.
  *
- * The state keeps no beneficiary objects and no secret: per beneficiary, a digest of its identity
- * (core/api/identity.ts: its reference ID, which stays when its bank details change; never the
- * value itself), a short digest of each field (to know which fields changed), and the values of a
- * few short, non-secret fields (SUMMARY_FIELDS) so that a removal can say which beneficiary went
- * and a change can say what a status or nickname was. Bank details are never kept, not even as a
- * value to compare: a bank-detail change is named by its fields' digests, with `before: null`.
+ * Each entry of the list is matched to an entry of the saved state in its group (its reference
+ * ID, else its token: core/api/identity.ts): the one identical to it, else the one most like it,
+ * never one of another payee. A beneficiary that was given a reference ID, or lost it, is matched
+ * across the two groups by its token. An entry left without a match is an addition; a saved
+ * entry left without one, a removal; a matched entry that differs, a change.
  *
- * A saved state is read back only through readBeneficiaryState / readQuotaState, which tell a
- * state of another question (a fresh baseline) from a damaged or older one (a fresh baseline and
- * a warning): static data can be edited, imported or left by an older version.
- *
- * Exactly once: the state moves forward only for what is emitted. A poll that fails changes
- * nothing; a burst larger than the cap emits the first `cap` events in API order and leaves the
- * rest for the next poll.
+ * Exactly once: the state moves forward only for what is emitted. A burst larger than the cap
+ * emits the first `cap` events (in API order, removals last) and keeps every other entry as it
+ * was, the matches are made again at the next poll, from the same saved entries.
  */
-
-import { beneficiaryIdentities, beneficiaryIdentity } from '../shared/core/api/identity';
+import { isAnotherPayee, PAYEE_FIELDS, beneficiaryGroup, tokenGroup } from '../shared/core/api/identity';
+import {
+	BENEFICIARY_STATE_VERSION,
+	Columns,
+	entryOf,
+	groupKey,
+	groupOfKey,
+	keyed,
+	summaryOf,
+	WHOLE_CHARS,
+	type BeneficiaryState,
+	type Entry,
+} from './beneficiaryState';
 import type { BeneficiaryEvent } from './events';
-import { canonical, digest, headerProblem, isRecord, isScalar, type Scalar, type StateReading } from './savedState';
 
-/** Kept by value (short, not secret): what a removal item carries, and `before` of a change. */
-export const SUMMARY_FIELDS = [
-	'referenceBeneficiaryId',
-	'beneficiaryNick',
-	'beneficiaryType',
-	'status',
-	'assetType',
-	'relationType',
-	'currency',
-] as const;
+export { readBeneficiaryState, SUMMARY_FIELDS, type BeneficiaryState } from './beneficiaryState';
 
 /** Events one poll emits at most; the rest wait for the next poll, in order. */
 export const MAX_EVENTS_PER_POLL = 500;
-
-/**
- * One beneficiary, packed small: [digests, ...summary]. `digests` is an 8-character digest of the
- * whole object (which decides whether it changed), then a 3-character digest per field of the
- * state's `fields`, in that order ("..." for a field it lacks; these only name the fields that
- * changed). `summary` holds the SUMMARY_FIELDS values in that order (null where absent).
- */
-type Entry = [digests: string, ...summary: Scalar[]];
-
-/** Version 2 identifies a beneficiary by its reference ID; version 1 (by token) is read as an older format. */
-export const STATE_VERSION = 2;
-
-export interface BeneficiaryState {
-	version: typeof STATE_VERSION;
-	kind: 'beneficiaries';
-	/** Digest of what is watched (event, filters, customer, client ID, gateway): another question starts anew. */
-	question: string;
-	/** Top-level field names seen so far, in first-seen order: the columns of every entry's digests. */
-	fields: string[];
-	/** Identity digest (12 characters) -> entry. */
-	entries: Record<string, Entry>;
-}
 
 export interface BeneficiaryChange {
 	event: BeneficiaryEvent;
@@ -66,188 +40,178 @@ export interface BeneficiaryChange {
 	changes?: Record<string, { before: unknown; after: unknown }>;
 }
 
-const WHOLE_CHARS = 8;
-const FIELD_CHARS = 3;
-const ID_CHARS = 12;
-
-function entryOf(beneficiary: Record<string, unknown>, fields: string[]): Entry {
-	for (const name of Object.keys(beneficiary)) if (!fields.includes(name)) fields.push(name);
-	const perField = fields
-		.map((name) =>
-			Object.hasOwn(beneficiary, name) ? digest(canonical(beneficiary[name]), FIELD_CHARS) : '.'.repeat(FIELD_CHARS),
-		)
-		.join('');
-	const summary = SUMMARY_FIELDS.map((name) => {
-		const value = beneficiary[name];
-		return isScalar(value) ? value : null;
-	});
-	return [digest(canonical(beneficiary), WHOLE_CHARS) + perField, ...summary];
-}
-
-/** The kept summary of an entry, as an object without the absent fields. */
-function summaryOf(entry: Entry): Record<string, Scalar> {
-	const summary: Record<string, Scalar> = {};
-	SUMMARY_FIELDS.forEach((name, i) => {
-		const value = entry[i + 1];
-		if (value !== null && value !== undefined) summary[name] = value;
-	});
-	return summary;
-}
-
-const idOf = (identity: string) => digest(identity, ID_CHARS);
-
 /** The baseline: the current list, nothing emitted. */
 export function baseline(question: string, beneficiaries: Array<Record<string, unknown>>): BeneficiaryState {
-	const state: BeneficiaryState = { version: STATE_VERSION, kind: 'beneficiaries', question, fields: [], entries: {} };
-	const ids = beneficiaryIdentities(beneficiaries);
-	beneficiaries.forEach((beneficiary, i) => {
-		state.entries[idOf(ids[i])] = entryOf(beneficiary, state.fields);
-	});
-	return state;
+	const fields: string[] = [];
+	const groups = beneficiaries.map((b): [string, Entry] => [groupKey(beneficiaryGroup(b)), entryOf(b, fields)]);
+	return { version: BENEFICIARY_STATE_VERSION, kind: 'beneficiaries', question, fields, entries: keyed(groups) };
+}
+
+/** One entry of the current list, with its group digest and its packed entry. */
+interface Current {
+	item: Record<string, unknown>;
+	group: string;
+	entry: Entry;
+	/** The saved entry's key it carries on, once matched. */
+	was?: string;
 }
 
 /**
  * The events of `wanted` kinds between the state and the current list, at most `cap`, in API
- * order (removals last, in the order they were first seen), and the state after exactly those.
+ * order (removals last, in the order they were saved), and the state after exactly those.
  */
 export function diffBeneficiaries(
 	state: BeneficiaryState,
-	current: Array<Record<string, unknown>>,
+	list: Array<Record<string, unknown>>,
 	wanted: ReadonlySet<BeneficiaryEvent>,
 	cap = MAX_EVENTS_PER_POLL,
 ): { events: BeneficiaryChange[]; next: BeneficiaryState } {
-	const next: BeneficiaryState = { ...state, fields: [...state.fields], entries: { ...state.entries } };
+	const fields = [...state.fields];
+	const current: Current[] = list.map((item) => ({
+		item,
+		group: groupKey(beneficiaryGroup(item)),
+		entry: entryOf(item, fields),
+	}));
+	const columns = new Columns(fields);
+	const matched = match(state, current, columns);
 	const events: BeneficiaryChange[] = [];
-	const present = new Set<string>();
-	const full = () => events.length >= cap;
-	const ids = beneficiaryIdentities(current).map(idOf);
-	const carried = carriedIdentities(state, current, ids);
-	for (const [i, beneficiary] of current.entries()) {
-		const id = ids[i];
-		// Where its identity took another form (its reference ID began or ceased to repeat), its old entry.
-		const was = state.entries[id] ? id : carried.get(i);
-		const before = was === undefined ? undefined : state.entries[was];
-		const after = entryOf(beneficiary, next.fields);
-		const record = () => {
-			if (was !== undefined && was !== id) delete next.entries[was];
-			next.entries[id] = after;
-		};
+	const kept: Array<[string, Entry]> = [];
+	/** Emits the event if it is wanted and fits; says whether the state may move past it. */
+	const report = (change: BeneficiaryChange): boolean => {
+		if (!wanted.has(change.event)) return true;
+		if (events.length >= cap) return false;
+		events.push(change);
+		return true;
+	};
+	for (const now of current) {
+		const before = now.was === undefined ? undefined : state.entries[now.was];
 		if (!before) {
-			present.add(id);
-			if (!wanted.has('beneficiaryAdded')) record();
-			else if (!full()) {
-				events.push({ event: 'beneficiaryAdded', beneficiary });
-				record();
-			}
+			if (report({ event: 'beneficiaryAdded', beneficiary: now.item })) kept.push([now.group, now.entry]);
 			continue;
 		}
-		present.add(was as string);
-		const changed = changedFields(before[0], after[0], next.fields);
-		if (changed.length === 0) {
-			if (was !== id) record();
-			continue;
-		}
-		if (!wanted.has('beneficiaryChanged')) record();
-		else if (!full()) {
-			const changes: Record<string, { before: unknown; after: unknown }> = {};
-			const kept = summaryOf(before);
-			for (const name of changed) {
-				changes[name] = { before: Object.hasOwn(kept, name) ? kept[name] : null, after: beneficiary[name] ?? null };
-			}
-			events.push({ event: 'beneficiaryChanged', beneficiary, changes });
-			record();
+		const changed = changedFields(before[0], now.entry[0], columns);
+		if (
+			changed.length === 0 ||
+			report({ event: 'beneficiaryChanged', beneficiary: now.item, changes: changesOf(before, now.item, changed) })
+		) {
+			kept.push([now.group, now.entry]);
+		} else {
+			kept.push([groupOfKey(now.was as string), before]);
 		}
 	}
-	for (const [id, entry] of Object.entries(state.entries)) {
-		if (present.has(id)) continue;
-		if (!wanted.has('beneficiaryRemoved')) delete next.entries[id];
-		else if (!full()) {
-			events.push({ event: 'beneficiaryRemoved', beneficiary: summaryOf(entry) });
-			delete next.entries[id];
-		}
+	for (const [key, entry] of Object.entries(state.entries)) {
+		if (matched.has(key)) continue;
+		if (!report({ event: 'beneficiaryRemoved', beneficiary: summaryOf(entry) })) kept.push([groupOfKey(key), entry]);
 	}
-	return { events, next };
+	return { events, next: { ...state, fields, entries: keyed(kept) } };
+}
+
+function changesOf(before: Entry, after: Record<string, unknown>, changed: string[]) {
+	const summary = summaryOf(before);
+	const changes: Record<string, { before: unknown; after: unknown }> = {};
+	for (const name of changed) {
+		changes[name] = { before: Object.hasOwn(summary, name) ? summary[name] : null, after: after[name] ?? null };
+	}
+	return changes;
 }
 
 /**
- * Beneficiaries whose identity changed form since the state was saved: a reference ID that began
- * to repeat in the list (its entry was the ID alone, now it is the ID and the token) or ceased to.
- * Such an entry is carried on by the one item of the same reference ID and the same token digest
- * (the token is kept only as a 3-character field digest); when none or several match, nothing is
- * carried and the item and the entry are an addition and a removal, never a merge.
- * Returns: index in `current` -> the state entry it carries on.
+ * Matches the current entries to saved ones (sets `was`); returns the saved keys matched. First
+ * within each group, then across the token and reference-ID groups of one beneficiary.
  */
-function carriedIdentities(state: BeneficiaryState, current: Array<Record<string, unknown>>, ids: string[]) {
-	const carried = new Map<number, string>();
-	const tokenColumn = state.fields.indexOf('beneficiaryToken');
-	if (tokenColumn < 0) return carried;
-	const present = new Set(ids);
-	const loneForm = (reference: string) => idOf(beneficiaryIdentity({ referenceBeneficiaryId: reference }));
-	const orphans = new Map<string, string[]>();
-	for (const [id, entry] of Object.entries(state.entries)) {
-		const reference = summaryOf(entry).referenceBeneficiaryId;
-		if (present.has(id) || typeof reference !== 'string' || !reference) continue;
-		orphans.set(reference, [...(orphans.get(reference) ?? []), id]);
+function match(state: BeneficiaryState, current: Current[], columns: Columns): Set<string> {
+	const saved = new Map<string, string[]>();
+	for (const key of Object.keys(state.entries)) {
+		const group = groupOfKey(key);
+		saved.set(group, [...(saved.get(group) ?? []), key]);
 	}
-	const newcomers = new Map<string, number[]>();
-	ids.forEach((id, i) => {
-		const reference = current[i].referenceBeneficiaryId;
-		if (state.entries[id] || typeof reference !== 'string' || !orphans.has(reference)) return;
-		newcomers.set(reference, [...(newcomers.get(reference) ?? []), i]);
-	});
-	const tokenDigestOf = (entry: Entry) =>
-		entry[0].slice(WHOLE_CHARS + tokenColumn * FIELD_CHARS, WHOLE_CHARS + (tokenColumn + 1) * FIELD_CHARS);
-	for (const [reference, items] of newcomers) {
-		const lone = loneForm(reference);
-		for (const was of orphans.get(reference) as string[]) {
-			// Only a change of form: the ID alone to the ID and token, or back.
-			const candidates = items.filter((i) => (ids[i] === lone) !== (was === lone));
-			const token = tokenDigestOf(state.entries[was]);
-			const same = candidates.filter(
-				(i) => digest(canonical(current[i].beneficiaryToken), FIELD_CHARS) === token && !carried.has(i),
-			);
-			if (same.length === 1) carried.set(same[0], was);
-		}
+	const taken = new Set<string>();
+	const byGroup = new Map<string, Current[]>();
+	for (const now of current) byGroup.set(now.group, [...(byGroup.get(now.group) ?? []), now]);
+	for (const [group, entries] of byGroup) pair(entries, saved.get(group) ?? [], state, columns, taken);
+	// A beneficiary given a reference ID: its saved entry is in its token's group, without an ID.
+	const unmatched = () => current.filter((now) => now.was === undefined);
+	for (const now of unmatched()) {
+		const token = tokenGroup(now.item);
+		if (!token || beneficiaryGroup(now.item) === token) continue;
+		const withoutId = (saved.get(groupKey(token)) ?? []).filter(
+			(key) => summaryOf(state.entries[key]).referenceBeneficiaryId === undefined,
+		);
+		pair([now], withoutId, state, columns, taken);
 	}
-	return carried;
+	// A beneficiary whose reference ID was taken away: a saved entry with an ID and the same token digest.
+	const tokenColumn = columns.fields.indexOf('beneficiaryToken');
+	const lostId = unmatched().filter((now) => tokenColumn >= 0 && beneficiaryGroup(now.item) === tokenGroup(now.item));
+	if (lostId.length === 0) return taken;
+	const withId = new Map<string, string[]>();
+	for (const [key, entry] of Object.entries(state.entries)) {
+		const token = columns.at(entry[0], tokenColumn);
+		if (taken.has(key) || !token || summaryOf(entry).referenceBeneficiaryId === undefined) continue;
+		// Indexed by the part every kept width has (3 characters, the previous release's).
+		withId.set(token.slice(0, 3), [...(withId.get(token.slice(0, 3)) ?? []), key]);
+	}
+	for (const now of lostId) {
+		const token = columns.at(now.entry[0], tokenColumn) as string;
+		const sameToken = (withId.get(token.slice(0, 3)) ?? []).filter(
+			(key) => columns.same(state.entries[key][0], now.entry[0], tokenColumn) === true,
+		);
+		pair([now], sameToken, state, columns, taken);
+	}
+	return taken;
 }
 
 /**
- * The fields that changed, or none when the whole-object digests agree. An entry holds a digest
- * for each field known when it was made, so fields seen only since then (elsewhere, say) count as
- * absent in it. Should every field digest agree although the whole object changed (a 3-character
- * collision), every field is named rather than none.
+ * Pairs current entries with saved ones of the same beneficiary: the best-scoring pairs first
+ * (identical, then the same token, then the most fields alike), never two entries of another payee
+ * (identity.ts). A pair is made only when no other pair scores as well for either side with a
+ * different entry: when two entries are equally likely (a beneficiary listed again with other bank
+ * details while its first entry's also changed, say), none is chosen, and the saved one is
+ * reported removed and both current ones added rather than one merged into the wrong one.
  */
-function changedFields(before: string, after: string, fields: string[]): string[] {
+function pair(current: Current[], keys: string[], state: BeneficiaryState, columns: Columns, taken: Set<string>): void {
+	const free = keys.filter((key) => !taken.has(key));
+	if (free.length === 0) return;
+	const options: Array<{ now: Current; key: string; score: number }> = [];
+	for (const now of current) {
+		if (now.was !== undefined) continue;
+		for (const key of free) {
+			const before = state.entries[key][0];
+			const same = (field: string) => {
+				const i = columns.fields.indexOf(field);
+				return i < 0 ? undefined : columns.same(before, now.entry[0], i);
+			};
+			if (isAnotherPayee(same)) continue;
+			const identical = before.slice(0, WHOLE_CHARS) === now.entry[0].slice(0, WHOLE_CHARS);
+			const alike = columns.fields.filter((_, i) => columns.same(before, now.entry[0], i) === true).length;
+			options.push({ now, key, score: (identical ? 1_000_000 : 0) + (same('beneficiaryToken') ? 1000 : 0) + alike });
+		}
+	}
+	// Stable: equal scores keep list order, then saved order.
+	options.sort((a, b) => b.score - a.score);
+	const open = (o: (typeof options)[number]) => o.now.was === undefined && !taken.has(o.key);
+	for (const option of options) {
+		if (!open(option)) continue;
+		const { now, key, score } = option;
+		const rival = options.some(
+			(o) =>
+				o.score === score &&
+				open(o) &&
+				((o.now === now && state.entries[o.key][0] !== state.entries[key][0]) ||
+					(o.key === key && o.now.entry[0] !== now.entry[0])),
+		);
+		if (rival) continue;
+		now.was = key;
+		taken.add(key);
+	}
+}
+
+/**
+ * The fields that changed, or none when the whole-entry digests agree. Should every field digest
+ * agree although the whole entry changed (a collision of two short digests), every field but the
+ * payee fields is named: their long digests say they did not change.
+ */
+function changedFields(before: string, after: string, columns: Columns): string[] {
 	if (before.slice(0, WHOLE_CHARS) === after.slice(0, WHOLE_CHARS)) return [];
-	const at = (digests: string, i: number) =>
-		digests.slice(WHOLE_CHARS + i * FIELD_CHARS, WHOLE_CHARS + (i + 1) * FIELD_CHARS) || '.'.repeat(FIELD_CHARS);
-	const changed = fields.filter((_, i) => at(before, i) !== at(after, i));
-	return changed.length ? changed : [...fields];
-}
-
-/** The saved beneficiary state, if it is one of this version for this question. */
-export function readBeneficiaryState(saved: unknown, question: string): StateReading<BeneficiaryState> {
-	const problem = headerProblem(saved, 'beneficiaries', [STATE_VERSION]);
-	if (problem !== undefined) return problem ? { problem } : {};
-	const state = saved as BeneficiaryState;
-	if (
-		!Array.isArray(state.fields) ||
-		!state.fields.every((name) => typeof name === 'string') ||
-		!isRecord(state.entries) ||
-		!Object.values(state.entries).every(isEntry)
-	) {
-		return { problem: 'its beneficiary entries are not of the expected shape' };
-	}
-	return state.question === question ? { state } : {};
-}
-
-function isEntry(value: unknown): value is Entry {
-	return (
-		Array.isArray(value) &&
-		value.length === 1 + SUMMARY_FIELDS.length &&
-		typeof value[0] === 'string' &&
-		value[0].length >= WHOLE_CHARS &&
-		value.slice(1).every(isScalar)
-	);
+	const changed = columns.fields.filter((_, i) => columns.same(before, after, i) !== true);
+	return changed.length ? changed : columns.fields.filter((field) => !PAYEE_FIELDS.includes(field));
 }

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { checkBeneficiaries } from '../core/api/answers';
 import { BENEFICIARY_FILTERS, maskedValues } from '../core/api/fields';
-import { beneficiaryIdentity } from '../core/api/identity';
+import { listingEntryKey } from '../core/api/identity';
 import { PATHS } from '../core/api/gateway';
 import {
 	compactBody,
@@ -103,8 +103,8 @@ export async function listBeneficiaries(
 		confirm,
 		scheduler: session.scheduler,
 		signal,
-		// The same entry twice in one read means the pages shifted (core/api/identity.ts).
-		keyOf: (item) => beneficiaryIdentity(item, true),
+		// An entry identical to another of the same read (core/api/identity.ts).
+		keyOf: listingEntryKey,
 		fetchPage: async (pageNumber, pageSignal) => {
 			// One attempt: the scheduler (shared by every request of the execution) retries it.
 			const answer = await session.send(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {

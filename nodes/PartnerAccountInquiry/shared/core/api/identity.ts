@@ -1,45 +1,57 @@
 /**
- * Which beneficiary an item of the list is: the one definition used by the listing's
+ * Which beneficiary an entry of the list is: the one definition used by the listing's
  * exactly-once check (flow/paging.ts, through endpoints/beneficiaries.ts) and by the trigger's
- * saved state (trigger/changes.ts).
+ * saved state (trigger/beneficiaryState.ts, trigger/beneficiaryDiff.ts).
+ *
+ * An entry of the list is one binding. A list may carry one beneficiary more than once (bound
+ * again under another nickname, or once per currency: the same reference ID and token, other
+ * fields): those are distinct entries, both returned and both watched. Only an entry identical in
+ * every field to another of the same read is a repeat of it; across pages that is the mark of
+ * pages that shifted while they were read, and the listing reads again (paging.ts).
  *
  * A beneficiary is its partner reference ID (`referenceBeneficiaryId`, spec 2.3: "partner-defined
  * unique ID"). It stays when the bank details change; the beneficiary token does not (it is
- * ciphertext of the bank details), so a bank-account swap is the same beneficiary changed, not
- * one removed and another added. Without a reference ID a beneficiary is its token, and without
- * either its whole object.
- *
- * Two beneficiaries are never merged: where one list carries a reference ID more than once, each
- * of those entries is told apart by its token too. (The listing reads a list of several pages
- * until two reads agree, so such a repeat is in the data, not an artefact of shifting pages.)
+ * ciphertext of the bank details), so a bank-account swap is the same beneficiary changed. Without
+ * a reference ID a beneficiary is its token, and without either its whole entry. The trigger
+ * matches the entries of one such group across two polls; `isAnotherPayee` says when two entries
+ * of a group cannot be the same payee: a reference ID reused for someone else.
  */
 type Item = Record<string, unknown>;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
-/** The identity of one item; `referenceRepeats`: its reference ID occurs more than once in its list. */
-export function beneficiaryIdentity(item: Item, referenceRepeats = false): string {
+/** The group of beneficiaries an entry belongs to: its reference ID, else its token, else the entry itself. */
+export function beneficiaryGroup(item: Item): string {
 	const reference = text(item.referenceBeneficiaryId);
-	const token = text(item.beneficiaryToken);
-	if (reference && !referenceRepeats) return `r:${reference}`;
-	if (reference) return `r:${reference}\nt:${token ?? JSON.stringify(item)}`;
-	if (token) return `t:${token}`;
-	return `j:${JSON.stringify(item)}`;
+	if (reference) return `r:${reference}`;
+	return tokenGroup(item) ?? `j:${JSON.stringify(item)}`;
 }
 
+/** The group an entry would be in by its token alone (a beneficiary before it was given a reference ID). */
+export function tokenGroup(item: Item): string | undefined {
+	const token = text(item.beneficiaryToken);
+	return token ? `t:${token}` : undefined;
+}
+
+/** The listing's exactly-once key: an entry read twice in one read is the same in every field. */
+export function listingEntryKey(item: Item): string {
+	return JSON.stringify(item);
+}
+
+/** The fields that say which bank account an entry pays: new ones are a bank-detail change. */
+export const BANK_DETAIL_FIELDS = ['beneficiaryToken', 'bankAccountNo', 'bankAccountIBAN'] as const;
+/** The field that names the payee. */
+export const PAYEE_NAME_FIELD = 'accountName';
+/** Fields whose change decides who is paid: the trigger keeps longer digests of them. */
+export const PAYEE_FIELDS: readonly string[] = [...BANK_DETAIL_FIELDS, PAYEE_NAME_FIELD];
+
 /**
- * The identity of every item of one list, in order. For the exactly-once check of a read in
- * progress, where the rest of the list is not known yet, `beneficiaryIdentity(item, true)` is the
- * same rule at its finest: an entry seen twice is the same reference ID with the same token.
+ * Two entries of one group are another payee when both the account name and the bank details
+ * differ (each present in both and not equal): a reference ID reused for someone else. New bank
+ * details under the same name, or a new name on the same bank details, stay one beneficiary.
+ * `same(field)` says whether the field is equal in both, `undefined` when either lacks it.
  */
-export function beneficiaryIdentities(items: readonly Item[]): string[] {
-	const uses = new Map<string, number>();
-	for (const item of items) {
-		const reference = text(item.referenceBeneficiaryId);
-		if (reference) uses.set(reference, (uses.get(reference) ?? 0) + 1);
-	}
-	return items.map((item) => {
-		const reference = text(item.referenceBeneficiaryId);
-		return beneficiaryIdentity(item, reference !== undefined && (uses.get(reference) ?? 0) > 1);
-	});
+export function isAnotherPayee(same: (field: string) => boolean | undefined): boolean {
+	if (same(PAYEE_NAME_FIELD) !== false) return false;
+	return BANK_DETAIL_FIELDS.some((field) => same(field) === false);
 }

@@ -11,7 +11,15 @@
  * stayed. No check within one read can see that, so with `confirm` a listing of more than one
  * page is read again and returned only when two reads in a row agree page for page; a single page
  * is one answer, one moment, and is read once. A read that does not add up (counts, page numbers,
- * a beneficiary twice) is read again once. A listing that keeps changing fails after MAX_READS.
+ * a page served twice) is read again once. A listing that keeps changing fails after MAX_READS.
+ *
+ * An entry repeated on another page of the same read (identical in every field: the listing's
+ * exactly-once key) is either the mark of pages that shifted while they were read or a repeat in
+ * the data; one read cannot tell, so such a read is returned only when the next read agrees with
+ * it page for page, confirmed or not. An entry repeated within one page is one answer's data.
+ *
+ * With a limit, what must agree are the pages asked for: a list that grows or shrinks beyond them
+ * (its total count) does not make them disagree.
  */
 import { createHash } from 'node:crypto';
 
@@ -39,7 +47,7 @@ export interface ReadListingOptions<T> {
 	pageSize: number;
 	/** Stop after this many items; undefined reads everything. */
 	limit?: number;
-	/** Identity of an item for the exactly-once check. */
+	/** Identity of an entry for the exactly-once check: equal keys on two pages of one read are a repeat. */
 	keyOf: (item: T) => string;
 	/**
 	 * The execution's scheduler, shared with every other request of the execution: it decides
@@ -96,11 +104,14 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 			continue;
 		}
 		const reading = outcome.value;
-		if (!options.confirm || reading.pages.length <= 1) return { ...reading, stats };
+		const toConfirm = reading.pages.length > 1 && (options.confirm || reading.repeat !== undefined);
+		if (!toConfirm) return { ...reading, stats };
 		if (previous) {
-			const difference = firstDifference(previous, reading);
+			const difference = firstDifference(previous, reading, options.limit !== undefined);
 			if (difference === undefined) return { ...reading, stats };
 			lastFinding = new ListingChangedError(difference, previous.pages.length, reading.pages.length);
+		} else if (reading.repeat !== undefined) {
+			lastFinding = new ListingChangedError(reading.repeat, reading.pages[0].totalCount, reading.items.length);
 		}
 		previous = reading;
 	}
@@ -112,11 +123,13 @@ interface Reading<T> {
 	pages: Array<Page<T>>;
 	/** A digest of each page's items, in order: what two reads are compared by. */
 	digests: string[];
+	/** Where an entry came back on a second page, if one did: to be confirmed by the next read. */
+	repeat?: string;
 }
 
 /** Where two reads of the same listing differ, or undefined when they agree page for page. */
-function firstDifference<T>(before: Reading<T>, after: Reading<T>): string | undefined {
-	if (before.pages[0].totalCount !== after.pages[0].totalCount) {
+function firstDifference<T>(before: Reading<T>, after: Reading<T>, limited: boolean): string | undefined {
+	if (!limited && before.pages[0].totalCount !== after.pages[0].totalCount) {
 		return `it held ${before.pages[0].totalCount} beneficiaries at one read and ${after.pages[0].totalCount} at the next`;
 	}
 	const n = before.digests.findIndex((digest, i) => digest !== after.digests[i]);
@@ -175,7 +188,7 @@ async function readPages<T>(
 	const pageSize = checkFirstPage(first, options.pageSize);
 	const pagesToRead = planPages(first.totalCount, first.totalPageNumber, pageSize, options.limit);
 	const pages = new Map<number, Page<T>>();
-	const seen = new Map<string, number>();
+	const seen: Seen = { keys: new Map(), pages: new Map() };
 	// Each page is checked as it arrives, so a listing that does not add up fails on the page that shows it.
 	const accept = (n: number, page: Page<T>) => {
 		checkPage(options, first, pageSize, n, page, seen);
@@ -190,8 +203,9 @@ async function readPages<T>(
 		read.push(page);
 		items.push(...page.items);
 	}
-	const digests = options.confirm && pagesToRead > 1 ? read.map((page) => pageDigest(page.items)) : [];
-	return { items: options.limit === undefined ? items : items.slice(0, options.limit), pages: read, digests };
+	const digests = (options.confirm || seen.repeat) && pagesToRead > 1 ? read.map((page) => pageDigest(page.items)) : [];
+	const kept = options.limit === undefined ? items : items.slice(0, options.limit);
+	return { items: kept, pages: read, digests, repeat: seen.repeat };
 }
 
 /**
@@ -263,17 +277,30 @@ function checkFirstPage<T>(first: Page<T>, pageSize: number): number {
 	return pageSize;
 }
 
-/** Page `n` agrees with page 1 and holds what it should; no beneficiary came back twice so far. */
+/** What one read has seen so far: the page of each entry's key and of each page's digest, and the first repeat. */
+interface Seen {
+	keys: Map<string, number>;
+	pages: Map<string, number>;
+	repeat?: string;
+}
+
+/**
+ * Page `n` agrees with page 1 and holds what it should, and is not a page already served. An
+ * entry already seen on another page is noted as the read's repeat (see the top of this file).
+ */
 function checkPage<T>(
 	options: ReadListingOptions<T>,
 	first: Page<T>,
 	pageSize: number,
 	n: number,
 	page: Page<T>,
-	seen: Map<string, number>,
+	seen: Seen,
 ): void {
 	const { totalCount, totalPageNumber } = first;
-	if (page.totalCount !== totalCount) {
+	// A limited, confirmed read compares the pages it asks for; the count only matters on the list's last page.
+	const beforeTheEnd =
+		options.limit !== undefined && options.confirm && n < Math.min(totalPageNumber, page.totalPageNumber);
+	if (page.totalCount !== totalCount && !beforeTheEnd) {
 		throw new ListingChangedError(
 			`page 1 reported ${totalCount} beneficiaries, page ${n} reported ${page.totalCount}`,
 			totalCount,
@@ -295,16 +322,23 @@ function checkPage<T>(
 			page.items.length,
 		);
 	}
-	for (const item of page.items) {
-		const key = options.keyOf(item);
-		const earlier = seen.get(key);
-		if (earlier !== undefined) {
-			throw new ListingChangedError(
-				`the same beneficiary came back on page ${Math.min(earlier, n)} and on page ${Math.max(earlier, n)} (the pages shifted)`,
-				totalCount,
-				seen.size + 1,
-			);
+	const keys = page.items.map((item) => options.keyOf(item));
+	const pageKey = keys.join('\n');
+	const samePage = seen.pages.get(pageKey);
+	if (keys.length > 1 && samePage !== undefined) {
+		// A gateway that ignores the page number serves one page for all: no repeat in the data looks like that.
+		throw new ListingChangedError(
+			`page ${n} came back identical to page ${samePage}`,
+			totalCount,
+			seen.keys.size + keys.length,
+		);
+	}
+	seen.pages.set(pageKey, n);
+	for (const key of keys) {
+		const earlier = seen.keys.get(key);
+		if (earlier !== undefined && earlier !== n && seen.repeat === undefined) {
+			seen.repeat = `the same beneficiary came back on page ${Math.min(earlier, n)} and on page ${Math.max(earlier, n)} (the pages shifted, or the gateway lists it twice)`;
 		}
-		seen.set(key, n);
+		if (earlier === undefined) seen.keys.set(key, n);
 	}
 }

@@ -1,0 +1,240 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+	baseline,
+	diffBeneficiaries,
+	readBeneficiaryState,
+	type BeneficiaryState,
+} from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
+import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
+import { digest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
+import { createCustomers } from '../../sandbox/data';
+
+type Item = Record<string, unknown>;
+const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
+const BANK = ['beneficiaryToken', 'bankAccountNo', 'bankAccountIBAN'];
+
+/** A payee: its reference ID (or none), its bank account (which its token enciphers) and its name. */
+function payee(ref: string | undefined, account: string, fields: Item = {}): Item {
+	return {
+		beneficiaryToken: `tok(${account})`,
+		...(ref === undefined ? {} : { referenceBeneficiaryId: ref }),
+		beneficiaryNick: `nick ${ref ?? account}`,
+		status: 'ACTIVE',
+		accountName: `Holder of ${ref ?? account}`,
+		currency: 'USD',
+		bankAccountNo: account,
+		...fields,
+	};
+}
+
+/** The events of a diff as [event, reference ID or token, changed field names]. */
+function summary(state: BeneficiaryState, list: Item[], cap?: number) {
+	const { events, next } = diffBeneficiaries(state, list, ALL, cap);
+	return {
+		next,
+		seen: events.map(({ event, beneficiary, changes }) => [
+			event,
+			beneficiary.referenceBeneficiaryId ?? beneficiary.beneficiaryToken,
+			...(changes ? [Object.keys(changes).sort()] : []),
+		]),
+	};
+}
+
+/** Two texts whose `chars`-character digests collide (a birthday search). */
+function collidingTexts(prefix: string, chars: number): [string, string] {
+	const seen = new Map<string, string>();
+	for (let i = 0; ; i++) {
+		const text = `${prefix}${i}`;
+		const d = digest(JSON.stringify(text), chars);
+		const earlier = seen.get(d);
+		if (earlier !== undefined) return [earlier, text];
+		seen.set(d, text);
+	}
+}
+
+describe('one beneficiary listed more than once', () => {
+	// Bound twice: the same reference ID and token, once per currency.
+	const usd = payee('R1', '111');
+	const eur = { ...payee('R1', '111'), currency: 'EUR', beneficiaryNick: 'R1 in EUR' };
+	const other = payee('R2', '222');
+
+	it('is two entries: nothing to report while both stay, one change or one removal when one of them does', () => {
+		const state = baseline('q', [usd, eur, other]);
+		expect(Object.keys(state.entries)).toHaveLength(3);
+		expect(summary(state, [usd, eur, other]).seen).toEqual([]);
+		expect(summary(state, [usd, { ...eur, status: 'FROZEN' }, other]).seen).toEqual([
+			['beneficiaryChanged', 'R1', ['status']],
+		]);
+		const removed = diffBeneficiaries(state, [usd, other], ALL).events;
+		expect(removed.map((e) => [e.event, e.beneficiary.currency])).toEqual([['beneficiaryRemoved', 'EUR']]);
+		expect(summary(state, [eur, usd, other]).seen).toEqual([]);
+	});
+
+	it('a third entry of it is one addition', () => {
+		const state = baseline('q', [usd, eur]);
+		const gbp = { ...usd, currency: 'GBP' };
+		expect(summary(state, [usd, eur, gbp]).seen).toEqual([['beneficiaryAdded', 'R1']]);
+	});
+
+	it('entries identical in every field are interchangeable, never a removal and an addition', () => {
+		const state = baseline('q', [usd, usd, other]);
+		expect(summary(state, [usd, other, usd]).seen).toEqual([]);
+		expect(summary(state, [usd, other]).seen).toEqual([['beneficiaryRemoved', 'R1']]);
+	});
+});
+
+describe('repeated reference IDs without tokens', () => {
+	const noToken = (currency: string, fields: Item = {}) => {
+		const { beneficiaryToken: _, ...rest } = payee('R', '123', { currency, ...fields });
+		return rest;
+	};
+
+	it('a change of one of them is one change, not a removal and an addition', () => {
+		const state = baseline('q', [noToken('USD'), noToken('EUR')]);
+		expect(summary(state, [noToken('USD'), noToken('EUR', { beneficiaryNick: 'renamed' })]).seen).toEqual([
+			['beneficiaryChanged', 'R', ['beneficiaryNick']],
+		]);
+		// Both changed, each most like its own entry.
+		const both = [noToken('USD', { status: 'FROZEN' }), noToken('EUR', { beneficiaryNick: 'renamed' })];
+		expect(summary(state, both).seen).toEqual([
+			['beneficiaryChanged', 'R', ['status']],
+			['beneficiaryChanged', 'R', ['beneficiaryNick']],
+		]);
+	});
+});
+
+describe('a reference ID given, taken away, or reused', () => {
+	it('a token-only beneficiary given a reference ID later is one change', () => {
+		const state = baseline('q', [payee(undefined, '555')]);
+		const { seen, next } = summary(state, [
+			payee('R5', '555', { beneficiaryNick: 'nick 555', accountName: 'Holder of 555' }),
+		]);
+		expect(seen).toEqual([['beneficiaryChanged', 'R5', ['referenceBeneficiaryId']]]);
+		expect(summary(next, [payee(undefined, '555')]).seen).toEqual([
+			['beneficiaryChanged', 'tok(555)', ['referenceBeneficiaryId']],
+		]);
+	});
+
+	it('a reference ID reused for another payee (another name and other bank details) is a removal and an addition', () => {
+		const state = baseline('q', [payee('R', '111')]);
+		const stranger = payee('R', '999', { accountName: 'Someone Else Ltd' });
+		expect(summary(state, [stranger]).seen).toEqual([
+			['beneficiaryAdded', 'R'],
+			['beneficiaryRemoved', 'R'],
+		]);
+	});
+
+	it('new bank details under the same name, or a new name on the same bank details, is one change', () => {
+		const state = baseline('q', [payee('R', '111')]);
+		expect(summary(state, [payee('R', '999')]).seen).toEqual([
+			['beneficiaryChanged', 'R', ['bankAccountNo', 'beneficiaryToken']],
+		]);
+		expect(summary(state, [payee('R', '111', { accountName: 'Renamed Ltd' })]).seen).toEqual([
+			['beneficiaryChanged', 'R', ['accountName']],
+		]);
+	});
+
+	it('a new reference ID is another beneficiary: a removal and an addition', () => {
+		const state = baseline('q', [payee('R', '111')]);
+		expect(summary(state, [payee('S', '111', { accountName: 'Holder of R', beneficiaryNick: 'nick R' })]).seen).toEqual(
+			[
+				['beneficiaryAdded', 'S'],
+				['beneficiaryRemoved', 'R'],
+			],
+		);
+	});
+});
+
+describe('digest collisions never merge two payees', () => {
+	it('two tokens whose 3-character digests collide stay apart (the previous release merged them)', () => {
+		const [a, b] = collidingTexts('token-', 3);
+		// R listed once with token a; then R with new bank details and, bound again, with token b.
+		const state = baseline('q', [payee('R', '111', { beneficiaryToken: a })]);
+		const { seen } = summary(state, [
+			payee('R', '112', { beneficiaryToken: `${a}-new` }),
+			payee('R', '113', { beneficiaryToken: b }),
+		]);
+		expect(seen).toEqual([
+			['beneficiaryAdded', 'R'],
+			['beneficiaryAdded', 'R'],
+			['beneficiaryRemoved', 'R'],
+		]);
+	});
+
+	it('a nickname change whose short digests collide names no bank field', () => {
+		const [n1, n2] = collidingTexts('nick-', 3);
+		const state = baseline('q', [payee('R', '111', { beneficiaryNick: n1 })]);
+		const { seen } = summary(state, [payee('R', '111', { beneficiaryNick: n2 })]);
+		expect(seen).toHaveLength(1);
+		expect(seen[0][0]).toBe('beneficiaryChanged');
+		expect(seen[0][2]).toContain('beneficiaryNick');
+		for (const field of [...BANK, 'accountName']) expect(seen[0][2]).not.toContain(field);
+	});
+
+	it('keeps 10,000 beneficiaries near the previous release (about 1.7 MB; the objects are 4.4 MB)', () => {
+		const all = createCustomers().get('CUST_BENCH')?.beneficiaries as unknown as Item[];
+		const bytes = Buffer.byteLength(JSON.stringify(baseline('q', all)));
+		expect(bytes).toBeLessThan(1.8 * 1024 * 1024);
+	});
+});
+
+describe('the per-poll cap never merges', () => {
+	it('what is held back stays as it was; two payees of one reference ID keep their own entries', () => {
+		const a = payee('R', '111');
+		const state = baseline('q', [a]);
+		const list = [payee('X', '777'), { ...a, status: 'FROZEN' }, payee('R', '222')];
+		const first = summary(state, list, 1);
+		expect(first.seen).toEqual([['beneficiaryAdded', 'X']]);
+		const second = summary(first.next, list, 5);
+		expect(second.seen).toEqual([
+			['beneficiaryChanged', 'R', ['status']],
+			['beneficiaryAdded', 'R'],
+		]);
+		expect(summary(second.next, list).seen).toEqual([]);
+		// Held back at every step, one event a poll: the same events, once each, in order.
+		let state1 = state;
+		const oneByOne: unknown[] = [];
+		for (let poll = 0; poll < 4; poll++) {
+			const { seen, next } = summary(state1, list, 1);
+			oneByOne.push(...seen);
+			state1 = next;
+		}
+		expect(oneByOne).toEqual([...first.seen, ...second.seen]);
+	});
+});
+
+describe('an upgrade from release 0.1.0 (state version 2)', () => {
+	const fixture = JSON.parse(readFileSync(join(__dirname, '../fixtures/trigger-state-v2.json'), 'utf8')) as {
+		list: Item[];
+		state: unknown;
+	};
+	const read = () => {
+		const reading = readBeneficiaryState(fixture.state, 'q-v2');
+		expect(reading.problem).toBeUndefined();
+		return reading.state as BeneficiaryState;
+	};
+
+	it('carries on from the saved state: nothing to report for the same list, and the state is rewritten whole', () => {
+		const { seen, next } = summary(read(), fixture.list);
+		expect(seen).toEqual([]);
+		expect(next.version).toBe(3);
+		expect(JSON.stringify(next)).not.toContain('?');
+		expect(summary(next, fixture.list).seen).toEqual([]);
+	});
+
+	it('reports what changed since, once: a bank change, a removal, a change of a repeated reference ID', () => {
+		const list = fixture.list.map((item) => ({ ...item }));
+		list[0] = { ...list[0], bankAccountNo: 'SML000777', beneficiaryToken: 'dG9rZW46bmV3' };
+		list[4] = { ...list[4], beneficiaryNick: 'second binding, renamed' };
+		list.splice(5, 1); // the token-only beneficiary
+		const { seen, next } = summary(read(), list);
+		expect(seen).toEqual([
+			['beneficiaryChanged', 'REF-SML-00001', ['bankAccountNo', 'beneficiaryToken']],
+			['beneficiaryChanged', 'REF-SML-00001', ['beneficiaryNick']],
+			['beneficiaryRemoved', undefined],
+		]);
+		expect(summary(next, list).seen).toEqual([]);
+	});
+});
