@@ -6,11 +6,14 @@
  * (docs/api.md, Replays).
  *
  * Memory: one entry per accepted answer, kept only while it could still pass the freshness check
- * (the tolerance, either way, after its response-time), and at most MAX_REMEMBERED entries. An
- * entry is a SHA-256 digest of the gateway, the client ID and the responseId (whatever their
- * length) and a time: about 150 bytes, so some 15 MB at the cap. Past the cap the oldest are forgotten first, so a
- * replay of an answer older than the most recent 100,000 would pass. The memory is the process's:
- * in queue mode each worker remembers its own answers.
+ * (the tolerance, either way, after its response-time), and at most MAX_REMEMBERED entries. Each
+ * entry is forgotten as soon as it could no longer pass that check, whatever order the answers
+ * came in: one accepted under a long tolerance does not hold on to the short-lived ones accepted
+ * after it. An entry is a SHA-256 digest of the gateway, the client ID and the responseId
+ * (whatever their length), a time and its place in a heap: about 175 bytes, so some 17 MB at the
+ * cap. Past the cap the entry closest to going stale is forgotten first (the earliest accepted
+ * among equals), so a replay of it would pass until then. The memory is the process's: in queue
+ * mode each worker remembers its own answers.
  */
 import { createHash } from 'node:crypto';
 
@@ -18,9 +21,20 @@ import { ResponseVerificationError } from '../errors';
 
 export const MAX_REMEMBERED = 100_000;
 
+interface Entry {
+	key: string;
+	/** The time (ms) after which the answer is stale anyway. */
+	staleAfter: number;
+	/** Acceptance order: among entries stale at the same time, the earliest accepted goes first. */
+	serial: number;
+}
+
 export class ReplayGuard {
-	/** Digest of (gateway, client ID, responseId) -> the time (ms) after which the answer is stale anyway; in insertion order. */
-	private readonly seen = new Map<string, number>();
+	/** Digest of (gateway, client ID, responseId) -> its entry. */
+	private readonly seen = new Map<string, Entry>();
+	/** The same entries as a binary min-heap by (staleAfter, serial): the next to go stale on top. */
+	private readonly byStaleness: Entry[] = [];
+	private serial = 0;
 
 	constructor(private readonly capacity = MAX_REMEMBERED) {}
 
@@ -41,22 +55,58 @@ export class ReplayGuard {
 				'A genuine gateway gives every answer its own responseId. Something between n8n and the gateway (a proxy or cache) served a recorded answer again, so nothing from it was used. Check the Base URL and any proxy in between.',
 			);
 		}
-		this.seen.set(key, staleAfterMs);
-		while (this.seen.size > this.capacity) this.seen.delete(this.seen.keys().next().value as string);
+		const entry: Entry = { key, staleAfter: staleAfterMs, serial: this.serial++ };
+		this.seen.set(key, entry);
+		this.push(entry);
+		while (this.seen.size > this.capacity) this.seen.delete(this.pop().key);
 	}
 
 	get size(): number {
 		return this.seen.size;
 	}
 
-	/** Drops the entries that could no longer pass the freshness check. */
+	/**
+	 * Drops every entry that could no longer pass the freshness check, whatever order they came in.
+	 * One that is stale only after now is kept: the freshness check still accepts an answer at
+	 * exactly its limit.
+	 */
 	private forgetStale(nowMs: number): void {
-		// Entries are mostly in time order; stop at the first one still current (a few out-of-order
-		// ones are dropped at a later call, or by the cap). One that is stale only after now is kept:
-		// the freshness check still accepts an answer at exactly its limit.
-		for (const [key, staleAfter] of this.seen) {
-			if (staleAfter >= nowMs) break;
-			this.seen.delete(key);
+		while (this.byStaleness.length > 0 && this.byStaleness[0].staleAfter < nowMs) this.seen.delete(this.pop().key);
+	}
+
+	private static before(a: Entry, b: Entry): boolean {
+		return a.staleAfter < b.staleAfter || (a.staleAfter === b.staleAfter && a.serial < b.serial);
+	}
+
+	private push(entry: Entry): void {
+		const heap = this.byStaleness;
+		let index = heap.push(entry) - 1;
+		while (index > 0) {
+			const parent = (index - 1) >> 1;
+			if (!ReplayGuard.before(heap[index], heap[parent])) break;
+			[heap[index], heap[parent]] = [heap[parent], heap[index]];
+			index = parent;
 		}
+	}
+
+	private pop(): Entry {
+		const heap = this.byStaleness;
+		const top = heap[0];
+		const last = heap.pop() as Entry;
+		if (heap.length > 0) {
+			heap[0] = last;
+			let index = 0;
+			for (;;) {
+				const left = 2 * index + 1;
+				const right = left + 1;
+				let first = index;
+				if (left < heap.length && ReplayGuard.before(heap[left], heap[first])) first = left;
+				if (right < heap.length && ReplayGuard.before(heap[right], heap[first])) first = right;
+				if (first === index) break;
+				[heap[index], heap[first]] = [heap[first], heap[index]];
+				index = first;
+			}
+		}
+		return top;
 	}
 }
