@@ -5,12 +5,14 @@
  * that an auditor can verify again with OpenSSL alone.
  */
 import { execFileSync } from 'node:child_process';
+import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { parsePublicKey } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import { readSandboxKey } from '../../sandbox/server';
 import { list, QUOTA, quota, useSimulator } from './helpers';
@@ -235,15 +237,29 @@ describe('a replayed answer is refused', () => {
 	});
 });
 
-/** The README's proof-check block, run by bash in a fresh folder with the proof's fields. */
-function runReadmeCheck(proof: IDataObject, body: Buffer = Buffer.from(String(proof.bodyBase64), 'base64')): string {
+/** A README block by its marker comment (`<!-- name: ... -->`), as it stands. */
+function readmeBlock(name: string): string {
 	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-	const block = /<!-- proof-check[^\n]*-->\n```bash\n([\s\S]*?)```/.exec(readme);
-	if (!block) throw new Error('the README has no proof-check block');
+	const block = new RegExp(`<!-- ${name}[^\\n]*-->\\n\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(readme);
+	if (!block) throw new Error(`the README has no ${name} block`);
+	return block[1];
+}
+
+const GATEWAY_PUBLIC = readSandboxKey('gateway-public.pem');
+
+/**
+ * The README's blocks as an auditor runs them, by bash in a fresh folder: the service public key
+ * saved as it sits in the credential (`service-key.txt`) turned into a PEM, then the proof checked.
+ */
+function runReadmeCheck(
+	proof: IDataObject,
+	body: Buffer = Buffer.from(String(proof.bodyBase64), 'base64'),
+	serviceKey = GATEWAY_PUBLIC,
+): string {
 	const dir = mkdtempSync(join(tmpdir(), 'pai-proof-'));
 	try {
-		writeFileSync(join(dir, 'service-public.pem'), readSandboxKey('gateway-public.pem'));
-		return execFileSync('bash', ['-c', block[1]], {
+		writeFileSync(join(dir, 'service-key.txt'), serviceKey);
+		return execFileSync('bash', ['-c', `${readmeBlock('proof-key')}\n${readmeBlock('proof-check')}`], {
 			cwd: dir,
 			env: {
 				PATH: process.env.PATH,
@@ -260,6 +276,40 @@ function runReadmeCheck(proof: IDataObject, body: Buffer = Buffer.from(String(pr
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+/** The service public key in every form the credential accepts (docs/api.md, Keys). */
+function serviceKeyForms(): Record<string, string> {
+	const key = createPublicKey(GATEWAY_PUBLIC);
+	const spki = key.export({ type: 'spki', format: 'pem' }).toString();
+	const pkcs1 = key.export({ type: 'pkcs1', format: 'pem' }).toString();
+	const bare = (pem: string) => pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
+	const dir = mkdtempSync(join(tmpdir(), 'pai-cert-'));
+	let certificate: string;
+	try {
+		writeFileSync(join(dir, 'key.pem'), readSandboxKey('gateway-private.pem'));
+		certificate = execFileSync(
+			'openssl',
+			['req', '-x509', '-key', join(dir, 'key.pem'), '-subj', '/CN=gateway', '-days', '1'],
+			{ stdio: ['ignore', 'pipe', 'pipe'] },
+		).toString();
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+	return {
+		'SPKI PEM': spki,
+		'PKCS#1 PEM': pkcs1,
+		'SPKI bare Base64 (as the developer centre hands it out)': bare(spki),
+		'PKCS#1 bare Base64': bare(pkcs1),
+		'SPKI bare Base64 wrapped at 64 with spaces': (bare(spki).match(/.{1,64}/g) ?? []).join(' \n '),
+		'SPKI PEM, Windows line ends': spki.replace(/\n/g, '\r\n'),
+		'PKCS#1 PEM, stray spaces and indentation': pkcs1
+			.split('\n')
+			.map((line) => `  ${line}\t`)
+			.join('\n'),
+		'SPKI PEM on one line with literal \\n escapes': spki.trim().replace(/\n/g, '\\n'),
+		'an X.509 certificate PEM': certificate,
+	};
 }
 
 function flipOneByte(proof: IDataObject): Buffer {
@@ -311,6 +361,23 @@ describe('Include Proof: an auditor verifies an answer again with OpenSSL alone'
 			expect(runReadmeCheck(proof)).toContain('Verified OK');
 		}
 		expect(runReadmeCheck(full[2].proof as IDataObject, flipOneByte(full[2].proof as IDataObject))).toContain(
+			'Verification failure',
+		);
+	});
+
+	it('the README turns every key form the credential accepts into what OpenSSL reads', async () => {
+		const run = await quota(sim(), { ...QUOTA, options: { includeProof: true } });
+		const proof = run.json[0].proof as IDataObject;
+		for (const [form, text] of Object.entries(serviceKeyForms())) {
+			// The credential accepts it as the same key ...
+			expect([form, parsePublicKey(text).export({ type: 'spki', format: 'der' })]).toEqual([
+				form,
+				createPublicKey(GATEWAY_PUBLIC).export({ type: 'spki', format: 'der' }),
+			]);
+			// ... and the README's commands, as they stand, verify with it.
+			expect([form, runReadmeCheck(proof, undefined, text)]).toEqual([form, 'Verified OK\n']);
+		}
+		expect(runReadmeCheck(proof, flipOneByte(proof), serviceKeyForms()['PKCS#1 bare Base64'])).toContain(
 			'Verification failure',
 		);
 	});
