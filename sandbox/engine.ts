@@ -338,3 +338,170 @@ export function activateTrigger(options: PollerOptions): {
 		},
 	};
 }
+
+/**
+ * n8n's ways of keeping a polling trigger's static data, as n8n 2.41.1 (and 1.123) really do, around
+ * the node's real poll in n8n-core's PollContext. What each saves, and when:
+ *
+ * - 'emit', n8n's default poller (1.x; 2.x without its scheduler; n8n-core's ActiveWorkflowTriggers
+ *   with a ScheduledTaskManager cron): one context and one live static data object per activation,
+ *   reused by every poll. The activation poll (`executePollTrigger(true)`) runs at every activation
+ *   and at every start of n8n ('init'); what it leaves is saved by the activator
+ *   (`saveStaticData(workflow)` at the end of activating), and an error fails the activation. Later
+ *   polls: saved when one emits (`__emit` -> `saveStaticData`); a quiet or failing poll's writes live
+ *   in memory only, until the next emit.
+ * - 'scheduler', 2.x's durable poll scheduler without durable cursors (`PollTriggerTaskHandler`):
+ *   the activation poll runs only when the scheduler job is inserted (an activation, not a start of
+ *   n8n: the job is already registered then) and is saved as above. Every scheduled poll has a fresh
+ *   context (activation mode 'update') over a fresh copy of the saved static data; saved only when
+ *   it emits.
+ * - 'durable', the same with durable cursors (`PollCursorService`, the `poller_state` row): the row
+ *   is made from the workflow's static data the first time and outlives a deactivation. The
+ *   activation poll is a testing poll: n8n-core's PollTriggerExecutor commits nothing for it
+ *   (`commitStagedCursor` only when `!testingTrigger`), so only an activation poll that emits is
+ *   saved (with its execution). Every scheduled poll: a fresh copy of the row, committed when it
+ *   emits (with the execution) and when it emits nothing (`commitCursorOnly`); a poll that throws
+ *   is not committed.
+ *
+ * `restart()` plays an n8n stop and start: what was not saved is gone, and so is the process's memory
+ * (`forget`, given by the caller: the node's module state).
+ */
+export type N8nSaving = 'emit' | 'scheduler' | 'durable';
+
+export interface N8nPoll {
+	/** The items the poll emitted (null: none), or undefined when it failed. */
+	items: IDataObject[] | null | undefined;
+	error?: Error & { description?: string };
+	/** Whether n8n saved what the poll left in static data. */
+	saved: boolean;
+}
+
+export function n8nApp(options: {
+	parameters: INodeParameters;
+	credentials: ICredentialDataDecryptedObject;
+	saving: N8nSaving;
+	/** What an n8n restart does to the node's own process memory. */
+	forget?: () => void;
+	pollBudgetMs?: number;
+	/** What the database holds at first (the workflow's static data for the node). */
+	staticData?: IDataObject;
+}) {
+	const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
+	/** The workflow's static data for the node, as saved in the database. */
+	let workflowStatic: IDataObject = copy(options.staticData ?? {});
+	/** The durable cursor (the poller_state row), once made. */
+	let row: IDataObject | undefined;
+	/** The default poller's one context and live object of this activation. */
+	let live: { poller: ReturnType<typeof activateTrigger>; data: IDataObject } | undefined;
+	let active = false;
+	const warnings: string[] = [];
+	const open = (data: IDataObject, activation: PollerOptions['activation']) => {
+		const poller = activateTrigger({
+			parameters: options.parameters,
+			credentials: options.credentials,
+			staticData: data,
+			activation,
+			pollBudgetMs: options.pollBudgetMs,
+		});
+		return {
+			poller,
+			data,
+			run: async (): Promise<{ result: PollResult; items: IDataObject[] | null | undefined }> => {
+				const result = await poller.poll();
+				warnings.push(...poller.warnings.splice(0));
+				return { result, items: result.ok ? (result.items?.map((item) => item.json) ?? null) : undefined };
+			},
+		};
+	};
+	const outcome = (result: PollResult, items: IDataObject[] | null | undefined, saved: boolean): N8nPoll =>
+		result.ok ? { items, saved } : { items: undefined, error: result.error, saved };
+
+	/** The poll n8n runs when it activates the workflow (a user's activation, or n8n starting). */
+	async function activationPoll(activation: 'activate' | 'init'): Promise<N8nPoll | undefined> {
+		if (options.saving === 'emit') {
+			const context = open(copy(workflowStatic), activation);
+			const { result, items } = await context.run();
+			if (!result.ok) {
+				active = false;
+				live = undefined;
+				return outcome(result, items, false);
+			}
+			live = { poller: context.poller, data: context.data };
+			workflowStatic = copy(context.data);
+			active = true;
+			return outcome(result, items, true);
+		}
+		// The scheduler: a start of n8n finds its job registered and runs no activation poll.
+		if (activation === 'init') {
+			active = true;
+			return undefined;
+		}
+		if (options.saving === 'scheduler') {
+			const context = open(copy(workflowStatic), activation);
+			const { result, items } = await context.run();
+			active = result.ok;
+			if (result.ok) workflowStatic = copy(context.data);
+			return outcome(result, items, result.ok);
+		}
+		row ??= copy(workflowStatic);
+		const context = open(copy(row), activation);
+		const { result, items } = await context.run();
+		active = result.ok;
+		// A testing poll: committed only with the execution it starts.
+		const committed = result.ok && items !== null;
+		if (committed) row = copy(context.data);
+		return outcome(result, items, committed);
+	}
+
+	return {
+		/** n8n's log: the node's warnings, in order. */
+		warnings,
+		/** The user activates (publishes) the workflow: n8n's activation poll. */
+		activate: async () => (await activationPoll('activate')) as N8nPoll,
+		/** The user deactivates it. The saved static data (and the durable cursor) stay. */
+		deactivate: () => {
+			active = false;
+			live = undefined;
+		},
+		/** One scheduled poll. */
+		poll: async (): Promise<N8nPoll> => {
+			if (!active) throw new Error('the workflow is not active');
+			if (options.saving === 'emit') {
+				const context = live as NonNullable<typeof live>;
+				const result = await context.poller.poll();
+				warnings.push(...context.poller.warnings.splice(0));
+				const items = result.ok ? (result.items?.map((item) => item.json) ?? null) : undefined;
+				const saved = result.ok && items !== null;
+				if (saved) workflowStatic = copy(context.data);
+				return outcome(result, items, saved);
+			}
+			if (options.saving === 'scheduler') {
+				const context = open(copy(workflowStatic), 'update');
+				const { result, items } = await context.run();
+				const saved = result.ok && items !== null;
+				if (saved) workflowStatic = copy(context.data);
+				return outcome(result, items, saved);
+			}
+			const context = open(copy(row ?? workflowStatic), 'update');
+			const { result, items } = await context.run();
+			if (result.ok) row = copy(context.data);
+			return outcome(result, items, result.ok);
+		},
+		/** n8n stops and starts again: unsaved writes and the process's memory are gone. */
+		restart: async (): Promise<N8nPoll | undefined> => {
+			options.forget?.();
+			live = undefined;
+			if (!active) return undefined;
+			return await activationPoll('init');
+		},
+		/** What n8n's database holds for the node now (a copy). */
+		saved: (): IDataObject => copy(options.saving === 'durable' && row ? row : workflowStatic),
+		/** Edits what the database holds (an import, a hand edit); a running default poller keeps its live copy. */
+		editSaved: (edit: (data: IDataObject) => void) => {
+			const data = copy(options.saving === 'durable' && row ? row : workflowStatic);
+			edit(data);
+			if (options.saving === 'durable' && row) row = data;
+			else workflowStatic = data;
+		},
+	};
+}
