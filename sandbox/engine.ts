@@ -121,6 +121,10 @@ export interface RunNodeOptions {
 	/** Items entering the node; one empty item when omitted. */
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	/** The node's On Error setting; `continueOnFail` is 'continueRegularOutput'. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
+	/** The node's version in the workflow (1 when omitted, as workflows saved before 1.1 have). */
+	typeVersion?: number;
 	nodeType?: INodeType;
 	credentialType?: ICredentialType;
 	/** The type name in the workflow; n8n names the AI-tool variant "<type>Tool". */
@@ -153,11 +157,12 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 			id: 'node',
 			name: 'Partner Account Inquiry',
 			type: typeName,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters,
 			credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Partner Account Inquiry account' } },
 			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			...(options.onError ? { onError: options.onError } : {}),
 		},
 	];
 	const connections = { Start: { main: [[{ node: 'Partner Account Inquiry', type: 'main' as const, index: 0 }]] } };
@@ -241,7 +246,16 @@ export interface PollerOptions {
 	activation?: 'activate' | 'init' | 'update' | 'manual';
 	/** What n8n 2.x's poll scheduler gives a poll (getPollBudgetMs); n8n-core's own default otherwise. */
 	pollBudgetMs?: number;
+	/**
+	 * The workflow's ID. The node remembers per workflow and node what it wrote: pollers of one
+	 * workflow share it; by default every poller is a workflow of its own.
+	 */
+	workflowId?: string;
 }
+
+let workflowSerial = 0;
+/** A workflow ID no other poller of this process has. */
+export const newWorkflowId = () => `wf-trigger-${++workflowSerial}`;
 
 export type PollResult =
 	| { ok: true; items: INodeExecutionData[] | null }
@@ -294,8 +308,9 @@ export function activateTrigger(options: PollerOptions): {
 		parameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Partner Account Inquiry account' } },
 	};
+	const workflowId = options.workflowId ?? newWorkflowId();
 	const workflow = new Workflow({
-		id: 'wf-trigger',
+		id: workflowId,
 		name: 'trigger test',
 		nodes: [node],
 		connections: {},
@@ -304,7 +319,7 @@ export function activateTrigger(options: PollerOptions): {
 		settings: { executionOrder: 'v1' },
 	});
 	const workflowData = {
-		id: 'wf-trigger',
+		id: workflowId,
 		name: 'trigger test',
 		nodes: [node],
 		connections: {},
@@ -395,8 +410,10 @@ export function n8nApp(options: {
 	let live: { poller: ReturnType<typeof activateTrigger>; data: IDataObject } | undefined;
 	let active = false;
 	const warnings: string[] = [];
+	const workflowId = newWorkflowId();
 	const open = (data: IDataObject, activation: PollerOptions['activation']) => {
 		const poller = activateTrigger({
+			workflowId,
 			parameters: options.parameters,
 			credentials: options.credentials,
 			staticData: data,

@@ -20,7 +20,8 @@ import {
 	QUOTA_EVENTS,
 	TRIGGER_EVENTS,
 } from './trigger/events';
-import { pollBeneficiaries, pollQuota } from './trigger/poll';
+import { forgetNode, NODE_DATA_KEYS } from './trigger/continuity';
+import { nodeName, pollBeneficiaries, pollQuota } from './trigger/poll';
 
 const beneficiaryShow = { show: { event: BENEFICIARY_EVENTS } };
 const quotaShow = { show: { event: QUOTA_EVENTS } };
@@ -30,7 +31,8 @@ const POLL_CONCURRENCY = 4;
 /**
  * Poll contexts seen: n8n's default poller makes one per activation and reuses it for every poll
  * of that activation. (2.x's poll scheduler makes one per poll, always in activation mode
- * 'update', so none of its polls counts as a user's activation below.)
+ * 'update', so none of its polls counts as a user's activation below; the poll it runs at a user's
+ * activation does, but is saved only if it emits: trigger/continuity.ts carries its baseline on.)
  */
 const activations = new WeakSet<object>();
 
@@ -92,12 +94,13 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		const event = this.getNodeParameter('event') as string;
 		const manual = this.getMode() === 'manual';
 		const staticData = this.getWorkflowStaticData('node');
-		// A fresh activation starts from a fresh baseline; a restart of n8n ('init') carries on.
+		// A fresh activation starts from a fresh baseline, and so does what this process remembers of
+		// the node; a restart of n8n ('init') carries on.
 		const firstPollOfActivation = !activations.has(this);
 		activations.add(this);
 		if (firstPollOfActivation && this.getActivationMode() === 'activate' && !manual) {
-			delete staticData.state;
-			delete staticData.unknownBackoff;
+			for (const key of NODE_DATA_KEYS) delete staticData[key];
+			forgetNode(nodeName(this));
 		}
 		try {
 			const session = await ApiSession.open(this, POLL_CONCURRENCY);

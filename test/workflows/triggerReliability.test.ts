@@ -3,12 +3,12 @@
  * simulator: identity across bank-detail changes, polls over a list changing while it is read,
  * state that belongs to one question, quota alerts (first poll, status U back-off), and n8n's
  * ways of keeping static data (saved only when a poll emits; restarts; 2.x's poll scheduler with
- * and without durable cursors), played by the small `n8n` harness below.
+ * and without durable cursors), played by sandbox/engine.ts n8nApp (more in triggerPollers.test.ts).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
-import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
+import { activateTrigger, n8nApp, sandboxCredentials, type N8nPoll, type N8nSaving, type PollerOptions } from '../../sandbox/engine';
 import { startSimulator } from '../../sandbox/server';
 import { QUOTA, useSimulator } from './helpers';
 
@@ -28,7 +28,6 @@ async function emitted(poller: Poller): Promise<IDataObject[] | null> {
 
 const SMALL = { options: { customerId: 'CUST_SMALL' } };
 const LARGE = { options: { customerId: 'CUST_LARGE' } };
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 describe('a beneficiary keeps its identity when its bank details change', () => {
 	it('one Beneficiary Changed naming the bank fields; no Added, no Removed', async () => {
@@ -239,44 +238,19 @@ describe('quota alerts', () => {
 	});
 });
 
-/**
- * n8n's ways of keeping a trigger's static data, played around the node's real poll:
- * - 'emit': n8n's default poller (1.x, and 2.x without its scheduler): one context per activation,
- *   static data saved when a poll emits and at activation, an n8n restart starts from what was saved;
- * - 'scheduler': 2.x's poll scheduler without durable cursors: each poll a fresh context and a fresh
- *   copy of what was saved, saved only when it emits;
- * - 'durable': the same with durable cursors: saved after every poll.
- */
-function n8n(parameters: INodeParameters, saving: 'emit' | 'scheduler' | 'durable') {
-	let saved: IDataObject = {};
-	let live: IDataObject = {};
-	let poller: Poller | undefined;
-	const activate = (activation: PollerOptions['activation']) => {
-		live = clone(saved);
-		poller = trigger(parameters, live, { activation });
+/** n8n's ways of keeping a trigger's static data (sandbox/engine.ts n8nApp), counting the items of each poll. */
+function n8n(parameters: INodeParameters, saving: N8nSaving) {
+	const app = n8nApp({ parameters, credentials: sandboxCredentials(sim().url), saving, forget: forgetWrittenStates });
+	const count = (poll: N8nPoll | undefined) => {
+		if (poll?.error) throw poll.error;
+		return poll?.items?.length ?? 0;
 	};
 	return {
-		activate: async () => {
-			activate('activate');
-			return await n8nPoll(true);
-		},
-		poll: () => n8nPoll(false),
-		/** n8n stops and starts again: what was not saved is gone, and so is this process's memory. */
-		restart: async () => {
-			forgetWrittenStates();
-			activate('init');
-			return await n8nPoll(true);
-		},
+		activate: async () => count(await app.activate()),
+		poll: async () => count(await app.poll()),
+		/** n8n stops and starts again; where it runs no poll at a start, the first scheduled poll. */
+		restart: async () => count((await app.restart()) ?? (await app.poll())),
 	};
-	async function n8nPoll(activation: boolean): Promise<number> {
-		if (saving !== 'emit' && !activation) {
-			live = clone(saved);
-			poller = trigger(parameters, live, { activation: 'update' });
-		}
-		const items = await emitted(poller as Poller);
-		if (items || activation || saving === 'durable') saved = clone(live);
-		return items?.length ?? 0;
-	}
 }
 
 describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts across restarts, n8n saving %s', (saving) => {

@@ -1,8 +1,9 @@
 /**
  * One poll of the trigger: read what the event watches (through the same endpoint calls and
  * session as the action node), compare it with the state saved at the last poll, and emit what
- * changed. The state lives in the workflow's static data; its diff is changes.ts, what a restart
- * may have dropped is continuity.ts, and the back-off after status U is unknownBackoff.ts.
+ * changed. The state lives in the workflow's static data; its diffs are beneficiaryDiff.ts and
+ * quotaState.ts, what n8n may not have saved of the polls before is continuity.ts, and the back-off
+ * after status U is unknownBackoff.ts.
  *
  * Whatever fails, a poll emits nothing and leaves the saved state as it was, so the next poll
  * that succeeds reports what this one did not.
@@ -18,7 +19,7 @@ import type { ApiSession } from '../shared/transport/session';
 import { baseline, diffBeneficiaries, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
 import { quotaEvent, readQuotaState } from './quotaState';
 import { questionDigest, type StateReading } from './savedState';
-import { isWholeHistory, rememberWritten } from './continuity';
+import { carryOn, nextRecord, NODE_DATA_KEYS, readPollRecord, rememberWritten, type Carried } from './continuity';
 import type { BeneficiaryEvent, QuotaEvent } from './events';
 import { afterUnknown, readBackoff, UNKNOWN_REPEATS } from './unknownBackoff';
 
@@ -42,15 +43,18 @@ export async function pollBeneficiaries(
 		return sample.length ? [sample.map((json) => ({ json: { ...json, event } }))] : null;
 	}
 	const digest = watchedDigest(session, { event, filters, customerId: options.customerId ?? '' });
-	const current = await withinBackoff(fn, staticData, digest, wholeListRead(fn, session, question));
+	const book = openBook(fn, staticData);
+	const current = await withinBackoff(fn, staticData, digest, wholeListRead(fn, session, question), book);
 	if (current === SKIPPED) return null;
 	const saved = savedState(fn, readBeneficiaryState(staticData.state, digest));
 	if (!saved) {
 		staticData.state = baseline(digest, current) as unknown as IDataObject;
+		book.write(true);
 		return null;
 	}
 	const { events, next } = diffBeneficiaries(saved, current, new Set([event]), MAX_EVENTS_PER_POLL);
 	staticData.state = next as unknown as IDataObject;
+	book.write(events.length === 0);
 	if (events.length === 0) return null;
 	return [
 		events.map(({ beneficiary, changes }) => ({
@@ -68,14 +72,7 @@ export async function pollQuota(
 ): Promise<INodeExecutionData[][] | null> {
 	const request = buildQuotaRequest((name, fallback) => fn.getNodeParameter(name, fallback));
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
-	const threshold = event === 'quotaBelowThreshold' ? Number(fn.getNodeParameter('threshold', 0)) : 0;
-	if (!Number.isFinite(threshold) || threshold < 0) {
-		throw new ValidationError(
-			'threshold',
-			'a number of at least 0',
-			`Threshold must be a number of at least 0, got ${JSON.stringify(threshold)}`,
-		);
-	}
+	const threshold = event === 'quotaBelowThreshold' ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
 	const question = quotaQuestion(request, options);
 	if (manual) return [[{ json: { ...(await getQuota(session, question)), event } }]];
 	const digest = watchedDigest(session, {
@@ -84,18 +81,83 @@ export async function pollQuota(
 		threshold,
 		connectedAccountId: options.connectedAccountId ?? '',
 	});
-	const quota = await withinBackoff(fn, staticData, digest, { read: () => getQuota(session, question) });
+	const book = openBook(fn, staticData);
+	const quota = await withinBackoff(fn, staticData, digest, { read: () => getQuota(session, question) }, book);
 	if (quota === SKIPPED) return null;
 	const saved = savedState(fn, readQuotaState(staticData.state, digest));
-	const node = nodeName(fn);
-	const whole = saved ? isWholeHistory(node, saved) : true;
-	const outcome = quotaEvent(event, saved, digest, quota.availableQuotaAmount as number, threshold, whole);
+	const outcome = quotaEvent(event, saved, digest, quota.availableQuotaAmount as number, threshold, book.whole);
 	staticData.state = outcome.next as unknown as IDataObject;
-	rememberWritten(node, outcome.next);
+	book.write(!outcome.fire);
 	if (!outcome.fire) return null;
 	const json: IDataObject = { ...quota, event, previousAmount: outcome.previousAmount ?? null };
 	if (event === 'quotaBelowThreshold') json.threshold = threshold;
 	return [[{ json }]];
+}
+
+/**
+ * The Threshold as a number of at least 0. An expression can make it anything: an empty string,
+ * text or a negative number is refused (naming the field), never read as 0, an alert that could
+ * never fire. A number in a string ("10000") is that number.
+ */
+function readThreshold(raw: unknown): number {
+	const value =
+		typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
+	if (!Number.isFinite(value) || value < 0) {
+		throw new ValidationError(
+			'threshold',
+			'a number of at least 0',
+			`Threshold must be a number of at least 0, got ${JSON.stringify(raw) ?? 'nothing'}`,
+		);
+	}
+	return value;
+}
+
+/** What a poll carries on from and writes besides its state: continuity.ts. */
+interface Book {
+	/** Whether the state carried on from holds every earlier poll's finding. */
+	whole: boolean;
+	/** The poll wrote its data (quiet: it emits nothing); records it, here and in this process. */
+	write: (quiet: boolean) => void;
+}
+
+/**
+ * Opens a poll's book: reads the poll record (damage: a warning, and it is dropped), and when this
+ * process wrote newer data than the static data the poll was given (a poll n8n did not save),
+ * carries on from that data.
+ */
+function openBook(fn: IPollFunctions, staticData: IDataObject): Book {
+	const node = nodeName(fn);
+	const reading = readPollRecord(staticData.pollRecord);
+	if (reading.problem) {
+		warn(fn, reading.problem, 'it is started anew');
+		delete staticData.pollRecord;
+	}
+	const carried: Carried = carryOn(node, reading.state, staticData);
+	if (carried.adopt) {
+		for (const key of NODE_DATA_KEYS) {
+			const value = carried.adopt[key];
+			if (value === undefined) delete staticData[key];
+			else staticData[key] = value as IDataObject;
+		}
+	}
+	return {
+		whole: carried.whole,
+		write: (quiet) => {
+			const record = nextRecord(carried, quiet, Date.now());
+			staticData.pollRecord = record as unknown as IDataObject;
+			rememberWritten(node, staticData, carried, {
+				state: staticData.state,
+				unknownBackoff: staticData.unknownBackoff,
+				pollRecord: record,
+			});
+		},
+	};
+}
+
+function warn(fn: IPollFunctions, problem: string, outcome: string): void {
+	fn.logger.warn(
+		`Partner Account Inquiry Trigger "${fn.getNode().name}": the saved state cannot be used (${problem}); ${outcome}.`,
+	);
 }
 
 /**
@@ -109,11 +171,7 @@ function watchedDigest(session: ApiSession, watched: IDataObject): string {
 
 /** The saved state to carry on from, or undefined for a fresh baseline (with a warning when it was damaged). */
 function savedState<S>(fn: IPollFunctions, reading: StateReading<S>): S | undefined {
-	if (reading.problem) {
-		fn.logger.warn(
-			`Partner Account Inquiry Trigger "${fn.getNode().name}": the saved state cannot be used (${reading.problem}); this poll records a fresh baseline and reports no change.`,
-		);
-	}
+	if (reading.problem) warn(fn, reading.problem, 'this poll records a fresh baseline and reports no change');
 	return reading.state;
 }
 
@@ -136,10 +194,20 @@ async function withinBackoff<T>(
 	staticData: IDataObject,
 	question: string,
 	{ read, explain = (error) => error }: PollRead<T>,
+	book: Book,
 ): Promise<T | typeof SKIPPED> {
-	const backoff = readBackoff(staticData.unknownBackoff, question);
 	const now = Date.now();
-	if (backoff && now < backoff.nextPollAt) return SKIPPED;
+	const reading = readBackoff(staticData.unknownBackoff, question, now);
+	if (reading.problem) {
+		warn(fn, reading.problem, 'the back-off is started anew and this poll asks at once');
+		delete staticData.unknownBackoff;
+	}
+	const backoff = reading.state;
+	if (backoff && now < backoff.nextPollAt) {
+		// Quiet, and written: where n8n saves this poll, it also saves what an unsaved poll before it left.
+		book.write(true);
+		return SKIPPED;
+	}
 	const outcome = await settle(read());
 	if (outcome.ok) {
 		delete staticData.unknownBackoff;
@@ -152,6 +220,9 @@ async function withinBackoff<T>(
 	}
 	const { next, reportNow } = afterUnknown(backoff, question, now);
 	staticData.unknownBackoff = next as unknown as IDataObject;
+	// A poll that throws is saved by no n8n poller: this process remembers the back-off, and the
+	// next poll (which sends nothing) writes it where n8n saves that poll.
+	book.write(!reportNow);
 	if (!reportNow) return SKIPPED;
 	error.hint = `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${Math.round((next.nextPollAt - now) / 60_000)} minutes without reporting this again, and carries on as usual at the first successful answer.`;
 	throw toNodeError(fn.getNode(), error, 0);
@@ -183,6 +254,6 @@ function wholeListRead(
 }
 
 /** The trigger node, across polls and activations: its workflow and node IDs. */
-function nodeName(fn: IPollFunctions): string {
+export function nodeName(fn: IPollFunctions): string {
 	return `${fn.getWorkflow().id ?? ''}\n${fn.getNode().id}`;
 }

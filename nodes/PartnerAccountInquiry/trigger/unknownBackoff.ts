@@ -5,9 +5,10 @@
  * The polls in between send nothing, emit nothing and record no error. When the seventh repeat is
  * answered U as well, the trigger reports once that support must be contacted; it then goes on
  * asking every 320 minutes without reporting again, and the first answer that is not U ends the
- * back-off.
+ * back-off. A saved back-off the API could not have asked for is damage (readBackoff).
  */
 import { UNKNOWN_RETRY_SCHEDULE_MINUTES } from '../shared/core/api/resultCodes';
+import { isRecord, type StateReading } from './savedState';
 
 export interface UnknownBackoff {
 	/** The question it is about: another question asks at once. */
@@ -21,12 +22,28 @@ export interface UnknownBackoff {
 const MINUTE_MS = 60_000;
 export const UNKNOWN_REPEATS = UNKNOWN_RETRY_SCHEDULE_MINUTES.length;
 
-/** The saved back-off of this question, or undefined (none, another question, or not of this shape). */
-export function readBackoff(saved: unknown, question: string): UnknownBackoff | undefined {
-	if (typeof saved !== 'object' || saved === null) return undefined;
+/**
+ * The saved back-off of this question: none (nothing saved, or another question's), or a problem
+ * when it is not one the API can ask for: not of this shape, or ending later from now than its
+ * step allows (edited static data, or a clock stepped back since it was written). A damaged
+ * back-off is dropped with a warning (trigger/poll.ts): the next request goes out at once.
+ */
+export function readBackoff(saved: unknown, question: string, nowMs: number): StateReading<UnknownBackoff> {
+	if (saved === undefined || saved === null) return {};
 	const backoff = saved as UnknownBackoff;
 	const whole = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-	return backoff.question === question && whole(backoff.unknowns) && whole(backoff.nextPollAt) ? backoff : undefined;
+	if (!isRecord(saved) || typeof backoff.question !== 'string' || !whole(backoff.unknowns) || backoff.unknowns < 1 || !whole(backoff.nextPollAt)) {
+		return { problem: 'its back-off after status U is not of the expected shape' };
+	}
+	if (backoff.question !== question) return {};
+	const stepMinutes = UNKNOWN_RETRY_SCHEDULE_MINUTES[Math.min(backoff.unknowns, UNKNOWN_REPEATS) - 1];
+	const leftMinutes = (backoff.nextPollAt - nowMs) / MINUTE_MS;
+	if (leftMinutes > stepMinutes) {
+		return {
+			problem: `its back-off after status U ends ${Math.round(leftMinutes)} minutes from now, longer than the API ever asks after ${backoff.unknowns} answer${backoff.unknowns === 1 ? '' : 's'} U (${stepMinutes} minutes)`,
+		};
+	}
+	return { state: backoff };
 }
 
 /** The back-off after one more answer U at `nowMs`, and whether this is the one to report. */
