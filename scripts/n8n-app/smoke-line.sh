@@ -23,7 +23,10 @@
 #     1.x, every minute on 2.x): a
 #     bank-detail change, a list changed while a poll reads it, a quota that falls, recovers and
 #     falls again while n8n is restarted, a quota below from activation; on 2.x once more under
-#     n8n's durable poll scheduler with durable cursors. Each check reads n8n's saved executions.
+#     n8n's durable poll scheduler with durable cursors (where the quota below from activation must
+#     alert exactly once across the restart), then a workflow activated through the REST API with a
+#     change right after its activation poll, deactivated, changed, activated again. Each check
+#     reads n8n's saved executions.
 #
 # Prints one "ok"/"FAIL" line per check and closes with "n8n <version>: N passed, N failed"
 # (prefixed, so only test-n8n.sh's total is a plain "N passed, N failed" line). Environment as
@@ -278,7 +281,17 @@ if [ "$N8N_APP_LINE" = 2 ]; then
 	import_scenarios D U-D
 	start_n8n "$WORK/logs/n8n-durable.log" "${DURABLE[@]}"
 	if wait_json "$N8N_PORT" /rest/settings 180; then
+		# Every poll is saved here, and the node sees it: the quota below from activation alerts exactly once.
+		export SCENARIO_EVERY_POLL_SAVED=1
 		run_scenarios D U-D "n8n's durable poll scheduler" "${DURABLE[@]}"
+		unset SCENARIO_EVERY_POLL_SAVED
+		# Activated through the REST API as a user would: a change right after the activation poll,
+		# then deactivated, changed, activated again.
+		say "trigger scenarios (n8n's durable poll scheduler): activation, deactivation, activation again"
+		status=0
+		verdict="$(node "$HERE/trigger/scenarios.mjs" activation "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" D "http://127.0.0.1:$N8N_PORT" "n8n's durable poll scheduler")" || status=$?
+		echo "$verdict" | tee -a "$RESULTS"
+		[ "$status" -eq 0 ] || FAILURES=$((FAILURES + 1))
 	else
 		show_log "$WORK/logs/n8n-durable.log"
 		echo "FAIL n8n start with the durable poll scheduler did not become ready" | tee -a "$RESULTS"
