@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode, sandboxCredentials, type NodeRun } from '../../sandbox/engine';
+import { runNode, sandboxCredentials, type NodeRun, type RunNodeOptions } from '../../sandbox/engine';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../sandbox/server';
 
 /** One simulator per test file, reset before each test. */
@@ -19,6 +19,8 @@ export function useSimulator(options: SimulatorOptions = {}): { sim: () => Simul
 export interface RunExtras {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	onError?: RunNodeOptions['onError'];
+	typeVersion?: number;
 	credentials?: ICredentialDataDecryptedObject;
 }
 
@@ -33,6 +35,8 @@ async function runOperation(
 		credentials: { ...sandboxCredentials(sim.url), ...extra.credentials },
 		items: extra.items,
 		continueOnFail: extra.continueOnFail,
+		onError: extra.onError,
+		typeVersion: extra.typeVersion,
 	});
 }
 

@@ -87,10 +87,11 @@ describe('rules of spec sections 2 and 8 are checked before sending', () => {
 			{ quotaAccumulationMethod: '={{ "EMAIL" }}' },
 			/quotaAccumulationMethod "EMAIL" is not one of USER_ID/,
 		],
+		['a blank accumulation ID', { quotaAccumulationId: '   ' }, /quotaAccumulationId is required: the service user ID/],
 		[
-			'an empty accumulation ID',
+			'an accumulation ID expression that gives nothing',
 			{ quotaAccumulationId: '={{ "" }}' },
-			/quotaAccumulationId is required: the service user ID/,
+			/^Accumulation ID is an expression that gave "" for item 0, so nothing was sent for this item$/,
 		],
 		[
 			'a currency that is not 3 letters',

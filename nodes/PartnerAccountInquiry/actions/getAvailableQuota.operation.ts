@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
 import {
+	ACCUMULATION_ID,
 	accessTokenOption,
 	concurrencyOption,
 	connectedAccountIdOption,
@@ -9,6 +10,8 @@ import {
 	optionsCollection,
 	quotaFields,
 	readConcurrency as readConcurrencyOf,
+	refuseEmptyAccountExpressions,
+	refuseEmptyExpression,
 	timeoutOption,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
@@ -34,8 +37,15 @@ export async function execute(
 	session: ApiSession,
 	signal?: AbortSignal,
 ): Promise<INodeExecutionData[]> {
-	const request = buildQuotaRequest((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
+	const node = this.getNode();
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	// An expression that gave nothing is refused, not answered for your own account (or no subject).
+	const id = this.getNodeParameter(ACCUMULATION_ID.name, itemIndex, '');
+	refuseEmptyExpression(node, itemIndex, [ACCUMULATION_ID.name], ACCUMULATION_ID, id);
+	refuseEmptyAccountExpressions(node, itemIndex, 'options', options);
+	const request = buildQuotaRequest((name, fallback) =>
+		name === ACCUMULATION_ID.name ? id : this.getNodeParameter(name, itemIndex, fallback),
+	);
 	const json = await getQuota(session, quotaQuestion(request, options), signal);
 	return [{ json, pairedItem: { item: itemIndex } }];
 }

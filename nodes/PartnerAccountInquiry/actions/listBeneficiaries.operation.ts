@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { NUMBER_OPTIONS } from '../shared/core/api/fields';
 import { readWholeNumber } from '../shared/core/api/validation';
-import { listBeneficiaries, listingQuestion } from '../shared/endpoints/beneficiaries';
+import { listBeneficiaries, listingQuestion, OWNER_FIELD, withOwner } from '../shared/endpoints/beneficiaries';
 import {
 	accessTokenOption,
 	concurrencyOption,
@@ -12,12 +12,32 @@ import {
 	filtersCollection,
 	numberProperty,
 	optionsCollection,
+	readBoolean,
 	readConcurrency as readConcurrencyOf,
+	refuseEmptyAccountExpressions,
 	timeoutOption,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 
 const show = { show: { operation: ['listBeneficiaries'] } };
+
+/** From this node version on, Include Owner is on unless turned off; workflows saved with version 1 keep their items as they were. */
+export const OWNER_BY_DEFAULT_FROM = 1.1;
+
+export const includeOwnerOption: INodeProperties = {
+	displayName: 'Include Owner',
+	name: 'includeOwner',
+	type: 'boolean',
+	default: true,
+	description: `Whether to add ${OWNER_FIELD} to each beneficiary, saying whose list it came from: { customerId } as sent, or { ownAccount: true }, so that a merge or an export can check it. Left unset, it is on in nodes added from version ${OWNER_BY_DEFAULT_FROM} and off in workflows saved with version 1, which read the items exactly as the API returns them.`,
+};
+
+/** Include Owner as set, or as the node's version has it when unset. */
+export function readIncludeOwner(options: IDataObject, typeVersion: number): boolean {
+	const value = options[includeOwnerOption.name];
+	if (value === undefined || value === null || value === '') return typeVersion >= OWNER_BY_DEFAULT_FROM;
+	return readBoolean(includeOwnerOption, options);
+}
 
 export const description: INodeProperties[] = [
 	{
@@ -37,6 +57,7 @@ export const description: INodeProperties[] = [
 		accessTokenOption('the accessToken body field'),
 		customerIdOption,
 		confirmWholeListOption,
+		includeOwnerOption,
 		includeProofOption,
 		{
 			...concurrencyOption,
@@ -56,12 +77,20 @@ export async function execute(
 	session: ApiSession,
 	signal?: AbortSignal,
 ): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	// A Customer ID or Access Token expression that gave nothing is refused, not answered for your own account.
+	refuseEmptyAccountExpressions(node, itemIndex, 'options', options);
 	const limit = returnAll
 		? undefined
 		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
-	const items = await listBeneficiaries(session, listingQuestion(filters, options, limit), signal);
-	return items.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+	const question = listingQuestion(filters, options, limit);
+	const includeOwner = readIncludeOwner(options, node.typeVersion);
+	const items = await listBeneficiaries(session, question, signal);
+	return (includeOwner ? withOwner(items, question.request) : items).map((json) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	}));
 }

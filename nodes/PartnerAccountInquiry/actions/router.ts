@@ -18,33 +18,44 @@ type Outcome = { ok: true; items: INodeExecutionData[] } | { ok: false; error: u
  * width at a time and started in input order; their requests share one scheduler. The output is
  * what running them one after another gives: each item's results in its own place, in input
  * order. Without Continue On Fail the first failure in input order ends the node: nothing new
- * starts, later items are abandoned, and nothing partial is emitted.
+ * starts, later items are abandoned, and nothing partial is emitted. With it (either On Error
+ * mode) or as a tool, each failure is an error item in its failed item's place, and a failure of
+ * the whole node (before any item runs) is one in every item's place.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const operation = this.getNodeParameter('operation', 0) as Operation;
-	const handler = operations[operation];
-	if (!handler) {
-		throw toNodeError(
-			this.getNode(),
-			new ValidationError('operation', 'choice', `The operation "${operation}" is not supported`),
-			0,
-		);
-	}
-
+	const node = this.getNode();
 	// As an AI agent's tool (type "...Tool"), a failure is returned as the tool's answer: the agent
 	// hands a thrown error to the model as an empty string, so the model could not tell the user why.
-	const failureAsItem = this.continueOnFail() || this.getNode().type.endsWith('Tool');
+	const failureAsItem = this.continueOnFail() || node.type.endsWith('Tool');
+	const forErrorOutput = node.onError === 'continueErrorOutput';
+	const failedItem = (error: unknown, itemIndex: number): INodeExecutionData => ({
+		json: errorItem(error, toNodeError(node, error, itemIndex), forErrorOutput),
+		pairedItem: { item: itemIndex },
+	});
+	// When the node cannot run at all (a credential it cannot use, an unknown operation), every
+	// input item fails in its own place: thrown under Continue, n8n would pass the input items on
+	// as the node's output, where a following node expects answers.
+	const failEveryItem = (error: unknown): INodeExecutionData[][] => {
+		if (!failureAsItem) throw toNodeError(node, error, 0);
+		return [items.map((_, itemIndex) => failedItem(error, itemIndex))];
+	};
+
+	const operation = this.getNodeParameter('operation', 0) as Operation;
+	const handler = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
+	if (!handler) {
+		return failEveryItem(new ValidationError('operation', 'choice', `The operation "${operation}" is not supported`));
+	}
 
 	// The width is read from the first item. A bad value there is that item's failure: with
 	// Continue On Fail it takes the item's place and the others run at the default width.
 	const width = settleSync(() => handler.readConcurrency(this));
-	if (!width.ok && !failureAsItem) throw toNodeError(this.getNode(), width.error, 0);
+	if (!width.ok && !failureAsItem) throw toNodeError(node, width.error, 0);
 	let session: ApiSession;
 	try {
 		session = await ApiSession.open(this, width.ok ? width.value : NUMBER_OPTIONS.concurrency.default);
 	} catch (error) {
-		throw toNodeError(this.getNode(), error, 0);
+		return failEveryItem(error);
 	}
 	const outcomes = await runItems(items.length, session.scheduler.maxWidth, failureAsItem, (itemIndex, signal) =>
 		!width.ok && itemIndex === 0 ? Promise.reject(width.error) : handler.execute.call(this, itemIndex, session, signal),
@@ -56,9 +67,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			output.push(...outcome.items);
 			continue;
 		}
-		const nodeError = toNodeError(this.getNode(), outcome.error, itemIndex);
-		if (!failureAsItem) throw nodeError;
-		output.push({ json: errorItem(outcome.error, nodeError), pairedItem: { item: itemIndex } });
+		if (!failureAsItem) throw toNodeError(node, outcome.error, itemIndex);
+		output.push(failedItem(outcome.error, itemIndex));
 	}
 	return [output];
 }

@@ -33,12 +33,18 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number): Nod
 	});
 }
 
-/** The item that stands for a failed input item: `{ error, description, ...the error's own fields }`. */
-export function errorItem(error: unknown, nodeError: NodeError): IDataObject {
-	const json: IDataObject = { error: nodeError.message };
-	if (nodeError.description) json.description = nodeError.description;
-	if (error instanceof PartnerError) Object.assign(json, error.itemFields());
-	return json;
+/**
+ * The item that stands for a failed input item: `{ error, description, ...the error's own fields }`.
+ * For On Error "Continue (using error output)" the same fields go under `details`: n8n routes an
+ * item to the error output only when its JSON holds nothing but `error`, `message` and `details`
+ * (it then adds the input item's own fields), and would otherwise leave it among the successes.
+ */
+export function errorItem(error: unknown, nodeError: NodeError, forErrorOutput = false): IDataObject {
+	const details: IDataObject = {};
+	if (nodeError.description) details.description = nodeError.description;
+	if (error instanceof PartnerError) Object.assign(details, error.itemFields());
+	if (forErrorOutput) return Object.keys(details).length > 0 ? { error: nodeError.message, details } : { error: nodeError.message };
+	return { error: nodeError.message, ...details };
 }
 
 function redactParameters(value: unknown): unknown {

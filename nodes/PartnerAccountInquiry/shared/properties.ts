@@ -2,10 +2,11 @@
  * The editor's parameters that the action node, the trigger and the credential share, derived
  * from the field rows of core/api/fields.ts (the same bounds as the checks in code).
  */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import {
 	ACCESS_TOKEN,
+	ACCOUNT_CHOOSING_FIELDS,
 	BENEFICIARY_FILTERS,
 	CONNECTED_ACCOUNT_ID,
 	CUSTOMER_ID,
@@ -71,6 +72,9 @@ export function filtersCollection(show: IDisplayOptions): INodeProperties {
 	};
 }
 
+/** The quota's accumulation ID: required, so an expression that gives nothing is refused too. */
+export const ACCUMULATION_ID = { name: 'quotaAccumulationId', label: 'Accumulation ID' } as const;
+
 const firstMethod = QUOTA_METHOD_CHOICES[0].value;
 const firstTradeType = TRADE_TYPE_CHOICES[0].value;
 
@@ -88,8 +92,8 @@ export function quotaFields(show: NonNullable<IDisplayOptions['show']>): INodePr
 			description: 'How the quota is accumulated, which decides what the ID below identifies',
 		},
 		{
-			displayName: 'Accumulation ID',
-			name: 'quotaAccumulationId',
+			displayName: ACCUMULATION_ID.label,
+			name: ACCUMULATION_ID.name,
 			type: 'string',
 			required: true,
 			default: '',
@@ -212,4 +216,53 @@ export function optionalString(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const text = String(value).trim();
 	return text === '' ? undefined : text;
+}
+
+/**
+ * Whether the node's parameter at `path` (["options", "customerId"]) is an expression: n8n gives
+ * the node the resolved value, and keeps the parameter as typed in the node, an expression being
+ * text that starts with "=".
+ */
+export function isExpression(node: INode, path: readonly string[]): boolean {
+	let value: unknown = node.parameters;
+	for (const key of path) {
+		if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+		value = (value as IDataObject)[key];
+	}
+	return typeof value === 'string' && value.startsWith('=');
+}
+
+/**
+ * Refuses a value an expression was meant to give but did not (empty, blank, nothing) where an
+ * empty value would answer another question than the item asked: the partner's own account
+ * instead of a customer's (the rows' `emptyMeans`), or no subject at all. A field left empty as
+ * typed is not refused here; it means what its row says.
+ */
+export function refuseEmptyExpression(
+	node: INode,
+	itemIndex: number,
+	path: readonly string[],
+	field: Pick<FieldRule, 'name' | 'label' | 'secret' | 'emptyMeans'>,
+	value: unknown,
+): void {
+	if (optionalString(value) !== undefined || !isExpression(node, path)) return;
+	const got = field.secret || value === undefined || value === null ? 'nothing' : JSON.stringify(value);
+	const consequence = field.emptyMeans ? `; an empty ${field.label} ${field.emptyMeans}` : '';
+	throw new ValidationError(
+		field.name,
+		'an expression must give a value',
+		`${field.label} is an expression that gave ${got} for item ${itemIndex}${consequence}, so nothing was sent for this item`,
+		`Give every item its ${field.label} (drop the items without one first, e.g. with a Filter node).${field.emptyMeans ? ` To leave it empty on purpose, remove ${field.label} from the node or leave it empty without an expression.` : ''}`,
+	);
+}
+
+/** refuseEmptyExpression for each field of the `collection` (Options) whose empty value reads the partner's own account. */
+export function refuseEmptyAccountExpressions(
+	node: INode,
+	itemIndex: number,
+	collection: string,
+	values: IDataObject,
+): void {
+	for (const rule of ACCOUNT_CHOOSING_FIELDS)
+		refuseEmptyExpression(node, itemIndex, [collection, rule.name], rule, values[rule.name]);
 }

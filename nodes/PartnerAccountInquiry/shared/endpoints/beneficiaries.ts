@@ -85,6 +85,39 @@ export function listingQuestion(filters: IDataObject, options: IDataObject, limi
 }
 
 /**
+ * The output field that says whose list an item came from (the listing's Include Owner), so that a
+ * merge or an export downstream can check it. The API names its fields in camelCase; this one
+ * begins with "_", so it cannot take the place of one of them.
+ */
+export const OWNER_FIELD = '_listedFor';
+
+/**
+ * Whose list a question reads: `{ customerId }` as sent, or `{ ownAccount: true }` when no customer
+ * and no access token were sent; `viaAccessToken: true` when an OAuth token was sent (never the token).
+ */
+export function listedFor(request: BeneficiaryListRequest): IDataObject {
+	const owner: IDataObject = {};
+	if (request.customerId !== undefined) owner.customerId = request.customerId;
+	if (request.accessToken !== undefined) owner.viaAccessToken = true;
+	if (Object.keys(owner).length === 0) owner.ownAccount = true;
+	return owner;
+}
+
+/** Each item with OWNER_FIELD added and otherwise as the API returned it; one that already carries that name is refused, not overwritten. */
+export function withOwner(items: readonly IDataObject[], request: BeneficiaryListRequest): IDataObject[] {
+	const owner = listedFor(request);
+	return items.map((item, index) => {
+		if (Object.hasOwn(item, OWNER_FIELD)) {
+			throw new RequestError(
+				`Beneficiary ${index + 1} of the answer carries a field named ${OWNER_FIELD}, the name this node gives the field that says whose list an item came from`,
+				`Nothing was returned rather than an item whose ${OWNER_FIELD} is not the API's. Turn off Include Owner to get the items as the API returned them, and contact support quoting this message.`,
+			);
+		}
+		return { ...item, [OWNER_FIELD]: { ...owner } };
+	});
+}
+
+/**
  * Every beneficiary the question asks for, in API order, exactly once, each page verified and
  * checked. With a proof, the first item of each page carries the page's whole proof and the
  * others name their page (`proof: { page }`): a page's body is not repeated in each of its items.
