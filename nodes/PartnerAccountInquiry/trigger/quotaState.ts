@@ -17,7 +17,7 @@ export interface QuotaState {
 	question: string;
 	/** Made at the baseline, random: with the workflow and node, names this state in trigger/continuity.ts. */
 	born: string;
-	/** Counts the writes that re-armed or fired the alert: a state older than the last one written is seen by it. */
+	/** Counts the writes that re-armed or fired the alert (kept for the format; continuity.ts's poll record now names each write). */
 	serial: number;
 	/** The available quota at the last poll, in major units. */
 	amount: number;
@@ -30,9 +30,9 @@ export interface QuotaState {
  *
  * Below threshold fires on the first poll that finds the quota below (a baseline already below
  * fires too), and again only after a poll found it at or above. `wholeHistory` says whether the
- * state is known to hold every earlier poll's finding (trigger/continuity.ts); when it is not (the
- * first poll after an n8n restart, or a state older than the last one written) a re-arming may
- * have been lost, so a quota below fires again: at least once, never missed.
+ * state is known to hold every earlier poll's finding (trigger/continuity.ts: it is the last this
+ * process wrote, or, after an n8n restart, its poll record says every poll is saved); when it is
+ * not, a re-arming may have been lost, so a quota below fires again: at least once, never missed.
  *
  * Changed fires when the amount differs from the last poll's (every such poll emits, so no
  * finding of it can be lost).
