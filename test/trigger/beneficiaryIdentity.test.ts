@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import {
 	baseline,
 	diffBeneficiaries,
@@ -10,6 +7,7 @@ import {
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { digest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import { createCustomers } from '../../sandbox/data';
+import { STATE_V2 } from '../fixtures/triggerStateV2';
 
 type Item = Record<string, unknown>;
 const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
@@ -87,8 +85,9 @@ describe('one beneficiary listed more than once', () => {
 
 describe('repeated reference IDs without tokens', () => {
 	const noToken = (currency: string, fields: Item = {}) => {
-		const { beneficiaryToken: _, ...rest } = payee('R', '123', { currency, ...fields });
-		return rest;
+		const entry = payee('R', '123', { currency, ...fields });
+		delete entry.beneficiaryToken;
+		return entry;
 	};
 
 	it('a change of one of them is one change, not a removal and an addition', () => {
@@ -206,10 +205,7 @@ describe('the per-poll cap never merges', () => {
 });
 
 describe('an upgrade from release 0.1.0 (state version 2)', () => {
-	const fixture = JSON.parse(readFileSync(join(__dirname, '../fixtures/trigger-state-v2.json'), 'utf8')) as {
-		list: Item[];
-		state: unknown;
-	};
+	const fixture = STATE_V2 as unknown as { list: Item[]; state: unknown };
 	const read = () => {
 		const reading = readBeneficiaryState(fixture.state, 'q-v2');
 		expect(reading.problem).toBeUndefined();
