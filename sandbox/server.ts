@@ -127,12 +127,33 @@ export interface SimulatorOptions {
 	basePath?: string;
 }
 
+export interface HoldOptions {
+	/** Which answers wait (all by default); the others still count as in flight. */
+	holds?: (request: LoggedRequest) => boolean;
+	/** The longest the answers wait for the count (5 s by default). */
+	timeoutMs?: number;
+}
+
+export interface HeldAnswers {
+	/** Resolves when `count` requests were in flight at once; rejects if the wait ran out or was released first. */
+	reached: Promise<void>;
+	release(): void;
+}
+
 export interface Simulator {
 	url: string;
 	port: number;
 	clientId: string;
 	requests: LoggedRequest[];
 	peakInFlight: number;
+	/**
+	 * For tests of concurrency, so that no assertion depends on timing: from now on the answers to
+	 * the requests `holds` picks (every request by default) are held back until `count` requests
+	 * are in flight at once, and then all go together (once; later requests are not held). If that
+	 * many never are in flight within `timeoutMs`, the held answers go anyway and `reached` rejects
+	 * saying how many were: a run never hangs on the gate. `release` lets them go at once.
+	 */
+	holdUntilInFlight(count: number, options?: HoldOptions): HeldAnswers;
 	addFault(rule: FaultRule): void;
 	clearFaults(): void;
 	setLatency(ms: number): void;
@@ -184,6 +205,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const sockets = new Set<Socket>();
 	const requests: LoggedRequest[] = [];
 	let inFlight = 0;
+	/** The gate of holdUntilInFlight while it is armed: the answers it holds and what opens it. */
+	interface Gate {
+		count: number;
+		holds: (request: LoggedRequest) => boolean;
+		held: Array<() => void>;
+		mostInFlight: number;
+		/** Lets every held answer go; `failure` says why the count was not reached. */
+		open: (failure?: string) => void;
+	}
+	let gate: Gate | undefined;
+	/** Holds this answer while a gate is armed and picks it; the request that makes the gate's count opens it. */
+	async function passGate(entry: LoggedRequest): Promise<void> {
+		const armed = gate;
+		if (!armed) return;
+		armed.mostInFlight = Math.max(armed.mostInFlight, inFlight);
+		if (inFlight >= armed.count) return armed.open();
+		if (armed.holds(entry)) await new Promise<void>((release) => armed.held.push(release));
+	}
 	let added = 0;
 	let bankChanges = 0;
 	const quotaOverrides = new Map<string, { value: string | number; currency: string }>();
@@ -194,6 +233,37 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		clientId,
 		requests,
 		peakInFlight: 0,
+		holdUntilInFlight: (count, { holds = () => true, timeoutMs = 5_000 } = {}) => {
+			gate?.open('another gate replaced it');
+			let settle: (failure?: string) => void = () => undefined;
+			const reached = new Promise<void>((resolve, reject) => {
+				settle = (failure) => (failure === undefined ? resolve() : reject(new Error(failure)));
+			});
+			// A gate released on purpose, and never awaited, is no unhandled rejection.
+			reached.catch(() => undefined);
+			const timer = setTimeout(
+				() => armed.open(`${count} requests were not in flight at once within ${timeoutMs} ms`),
+				timeoutMs,
+			);
+			timer.unref();
+			const armed: Gate = {
+				count,
+				holds,
+				held: [],
+				mostInFlight: inFlight,
+				open: (failure) => {
+					clearTimeout(timer);
+					if (gate === armed) gate = undefined;
+					for (const release of armed.held.splice(0)) release();
+					settle(
+						failure &&
+							`holdUntilInFlight(${count}): ${failure}; at most ${armed.mostInFlight} were in flight at once, and the held answers went`,
+					);
+				},
+			};
+			gate = armed;
+			return { reached, release: () => armed.open('released before the count was reached') };
+		},
 		addFault: (rule) => faults.push({ ...rule, used: 0, seen: 0 }),
 		clearFaults: () => {
 			faults = [];
@@ -221,6 +291,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return beneficiary;
 		},
 		reset: () => {
+			// Answers a test left held go now, so that they are not counted in flight in the next test.
+			gate?.open('the simulator was reset');
 			faults = [];
 			requests.length = 0;
 			sim.peakInFlight = 0;
@@ -229,6 +301,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		},
 		close: () =>
 			new Promise<void>((resolve) => {
+				gate?.open('the simulator was closed');
 				for (const socket of sockets) socket.destroy();
 				server.close(() => resolve());
 			}),
@@ -577,6 +650,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		inFlight++;
 		sim.peakInFlight = Math.max(sim.peakInFlight, inFlight);
 		try {
+			// Held by holdUntilInFlight, the request is answered as it stands when the gate opens.
+			await passGate(entry);
 			// The answer is made (and signed) on arrival and leaves `latencyMs` after it: the injected
 			// latency is the whole round trip the client sees, not latency plus the simulator's own work.
 			const operation =

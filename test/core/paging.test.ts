@@ -386,10 +386,10 @@ describe('readListing', () => {
 				fail: (page) => (page === 3 ? boom : undefined),
 				honourAbort: true,
 			});
-			const started = Date.now();
 			expect(await rejection(readWith(gateway, 5, { width: 4 }).promise)).toBe(boom);
-			// The aborted fetches ended early instead of running their 1000 ms.
-			expect(Date.now() - started).toBeLessThan(500);
+			// The aborted fetches (pages 2, 4 and 5) ended through their signal instead of running their
+			// 1000 ms: counted by the gateway, not read off the wall clock, which a loaded machine slows.
+			expect(gateway.log.endedByAbort).toBe(3);
 			expect(gateway.log.inFlight).toBe(0);
 		});
 

@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only test: waits to see that no request is left running */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
+import type { LoggedRequest } from '../../sandbox/server';
 import { list, useSimulator } from './helpers';
 
 const { sim } = useSimulator({ latencyMs: 15 });
@@ -7,7 +8,14 @@ const { sim } = useSimulator({ latencyMs: 15 });
 // Confirm Whole List is off; the confirming second read is tested in answerBinding.test.ts.
 const ONE_READ = { confirmWholeList: false };
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
-const pagesAsked = () => sim().requests.map((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber);
+const pageOf = (request: LoggedRequest) => (JSON.parse(request.body) as { pageNumber: number }).pageNumber;
+const pagesAsked = () => sim().requests.map(pageOf);
+/**
+ * Page 1 is read alone, so only the answers to the later pages wait for the count: the concurrency
+ * asserted is then reached whatever the machine's load (see holdUntilInFlight).
+ */
+const holdLaterPagesUntilInFlight = (count: number) =>
+	sim().holdUntilInFlight(count, { holds: (request) => pageOf(request) > 1 });
 
 function expectExactlyOnce(json: Array<Record<string, unknown>>, expected: Beneficiary[]) {
 	expect(json).toHaveLength(expected.length);
@@ -17,19 +25,23 @@ function expectExactlyOnce(json: Array<Record<string, unknown>>, expected: Benef
 
 describe('Return All reads the remaining pages concurrently, in API order, exactly once', () => {
 	it.each([1, 2, 4, 10])('page concurrency %i', async (pageConcurrency) => {
+		// 15 pages after page 1: enough for every width here to be filled.
+		const gate = holdLaterPagesUntilInFlight(pageConcurrency);
 		const run = await list(sim(), {
 			returnAll: true,
 			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency },
 		});
+		await gate.reached;
 		expectExactlyOnce(run.json, LARGE);
 		expect(pagesAsked()[0]).toBe(1);
 		expect([...pagesAsked()].sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
-		expect(sim().peakInFlight).toBeLessThanOrEqual(pageConcurrency);
-		if (pageConcurrency > 1) expect(sim().peakInFlight).toBeGreaterThan(1);
+		expect(sim().peakInFlight).toBe(pageConcurrency);
 	});
 
 	it('defaults to 8 requests at once', async () => {
+		const gate = holdLaterPagesUntilInFlight(8);
 		await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 10 } });
+		await gate.reached;
 		expect(sim().peakInFlight).toBe(8);
 	});
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only test: waits for a request still on its way */
 /**
  * Many items at the speed of one: every request of an execution goes through one scheduler, and
  * the output is what running the items one after another gives. Through n8n's engine against the
@@ -21,20 +22,34 @@ function pairedIndex(item: { pairedItem?: unknown }): number {
 	return (item.pairedItem as { item: number }).item;
 }
 
+/**
+ * Waits until `count` requests have reached the simulator (failing after 5 s): a request the node
+ * abandoned may still be on its way when the run ends, and must land in this test, not the next.
+ */
+async function requestsArrived(count: number): Promise<void> {
+	for (let waitedMs = 0; sim().requests.length < count; waitedMs += 10) {
+		if (waitedMs >= 5_000)
+			throw new Error(`${sim().requests.length} of ${count} requests reached the simulator in 5 s`);
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
 describe('many quota items', () => {
 	it('run concurrently within the width, each answer in its input place', async () => {
 		const ids = Array.from({ length: 40 }, (_, i) => `U-B${i}`);
+		// The first answers wait until the width is in use, so that "concurrently" does not depend on timing.
+		const gate = sim().holdUntilInFlight(6);
 		const run = await quota(
 			sim(),
 			{ ...QUOTA_BY_EXPRESSION, options: { concurrency: 6 } },
 			{ items: ids.map((id) => ({ id })) },
 		);
+		await gate.reached;
 		expect(run.status).toBe('success');
 		expect(run.json.map((j) => j.quotaAccumulationId)).toEqual(ids);
 		expect(run.json.map((j) => j.availableQuotaAmount)).toEqual(ids.map((_, i) => Number(`${i}.01`)));
 		expect(run.items.map(pairedIndex)).toEqual(ids.map((_, i) => i));
-		expect(sim().peakInFlight).toBeGreaterThan(1);
-		expect(sim().peakInFlight).toBeLessThanOrEqual(6);
+		expect(sim().peakInFlight).toBe(6);
 	});
 
 	it('with Continue On Fail, mixed successes and failures each keep their place', async () => {
@@ -75,26 +90,45 @@ describe('many quota items', () => {
 
 	it('without Continue On Fail, nothing new starts after a failure', async () => {
 		const ids = ['U-CONTRACT', ...Array.from({ length: 30 }, (_, i) => `U-B${i}`)];
+		// Item 1 must still be under way when item 0 fails: were its answer first, item 2 would rightly
+		// start, and the count below would depend on timing. At width 2 a third request in flight comes
+		// only if something starts after the failure, so the other items' answers are held until the node ends.
+		const gate = sim().holdUntilInFlight(3, { holds: (request) => !request.body.includes('"U-CONTRACT"') });
 		const run = await quota(
 			sim(),
 			{ ...QUOTA_BY_EXPRESSION, options: { concurrency: 2 } },
 			{ items: ids.map((id) => ({ id })) },
 		);
+		// Item 1's request was sent with item 0's; the node did not wait for its answer.
+		await requestsArrived(2);
+		gate.release();
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toMatch(/CONTRACT_CHECK_FAIL/);
-		// Item 0 and at most the one beside it were under way; the other 29 never started.
-		expect(sim().requests.length).toBeLessThanOrEqual(2);
+		// Item 0 and the one beside it were under way; the other 29 never started.
+		const asked = sim().requests.map(
+			(request) => (JSON.parse(request.body) as { quotaAccumulationId: string }).quotaAccumulationId,
+		);
+		expect(asked.sort()).toEqual(['U-B0', 'U-CONTRACT']);
 	});
 
 	it('a gateway-wide traffic limit narrows the whole stream and loses nothing', async () => {
-		sim().addFault({ fault: 'rateLimit', operation: 'quota', every: 3 });
+		// Every third item is refused on its first attempt, across the whole stream. (Refusing every
+		// third request instead could refuse one item four times, past the retry policy, depending on
+		// the order the requests arrived in: that failed 2 runs in 100.)
 		const ids = Array.from({ length: 30 }, (_, i) => `U-B${i}`);
-		const run = await quota(sim(), QUOTA_BY_EXPRESSION, { items: ids.map((id) => ({ id })) });
+		const items = ids.map((id, i) => ({ id, acc: `ACC_BUSY_${i}` }));
+		const busy = items.filter((_, i) => i % 3 === 2);
+		for (const { acc } of busy) sim().addFault({ fault: 'rateLimit', operation: 'quota', customerId: acc, times: 1 });
+		const run = await quota(
+			sim(),
+			{ ...QUOTA_BY_EXPRESSION, options: { connectedAccountId: '={{ $json.acc }}' } },
+			{ items },
+		);
 		expect(run.status).toBe('success');
 		expect(run.json.map((j) => j.quotaAccumulationId)).toEqual(ids);
-		const refused = sim().requests.filter((r) => r.fault === 'rateLimit').length;
-		expect(refused).toBeGreaterThan(5);
-		expect(sim().requests).toHaveLength(ids.length + refused);
+		const refused = sim().requests.filter((r) => r.fault === 'rateLimit');
+		expect(refused.map((r) => r.headers['connected-accountid']).sort()).toEqual(busy.map(({ acc }) => acc).sort());
+		expect(sim().requests).toHaveLength(ids.length + busy.length);
 	});
 });
 
