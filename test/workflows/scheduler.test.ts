@@ -77,10 +77,16 @@ describe('many quota items', () => {
 			customerId: 'ACC_SLOW',
 			answer: { status: 'F', code: 'PROCESS_FAIL', message: 'late failure' },
 		});
-		const items = [{ id: 'U-B1' }, { id: 'U-B2', acc: 'ACC_SLOW' }, { id: 'U-B3' }, { id: 'U-B4', acc: 'ACC_MISSING' }];
+		// Every item names its connected account: an expression that gives none fails its item at once.
+		const items = [
+			{ id: 'U-B1', acc: 'ACC_1' },
+			{ id: 'U-B2', acc: 'ACC_SLOW' },
+			{ id: 'U-B3', acc: 'ACC_3' },
+			{ id: 'U-B4', acc: 'ACC_MISSING' },
+		];
 		const run = await quota(
 			sim(),
-			{ ...QUOTA_BY_EXPRESSION, options: { connectedAccountId: '={{ $json.acc ?? "" }}' } },
+			{ ...QUOTA_BY_EXPRESSION, options: { connectedAccountId: '={{ $json.acc }}' } },
 			{ items },
 		);
 		expect(run.status).toBe('error');
