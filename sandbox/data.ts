@@ -7,12 +7,17 @@
  * - CUST_EMPTY    no beneficiaries
  * - CUST_BENCH    10,000 beneficiaries (200 pages), for the benchmark
  * - CUST_FIVE     250 beneficiaries (5 pages of 50), for the benchmark's many-listings row
+ * - CUST_TWICE    60 beneficiaries (2 pages of 50) that list one bank account more than once, as
+ *                 the gateway may: bound in two currencies (the same token twice on one page, with
+ *                 and without reference IDs) and bound again under another nickname across the
+ *                 page boundary (the same reference ID and token on pages 1 and 2)
  * - CUST_PROCESS_FAIL, CUST_SYSTEM_ERROR, CUST_UNKNOWN, CUST_RATE_LIMITED, CUST_PARAM_ILLEGAL:
  *   answer with that result code; any other ID: USER_NOT_EXIST.
  */
 export interface Beneficiary {
 	beneficiaryToken: string;
 	beneficiaryNick: string;
+	/** Optional in the API (a beneficiary bound without one is known by its token): CUST_TWICE has such entries. */
 	referenceBeneficiaryId: string;
 	beneficiaryType: string;
 	status: string;
@@ -117,6 +122,7 @@ export function createCustomers(): Map<string, Customer> {
 		unsupportedCurrencies: ['KRW'],
 	});
 	customers.set('CUST_EMPTY', { beneficiaries: [], unsupportedCurrencies: [] });
+	customers.set('CUST_TWICE', { beneficiaries: listedTwice(), unsupportedCurrencies: [] });
 	let bench: Beneficiary[] | undefined;
 	let five: Beneficiary[] | undefined;
 	customers.set('CUST_FIVE', {
@@ -132,6 +138,21 @@ export function createCustomers(): Map<string, Customer> {
 		unsupportedCurrencies: [],
 	});
 	return customers;
+}
+
+/**
+ * CUST_TWICE's list: one bank account bound in USD and EUR (entries 3 and 4, one reference ID),
+ * another without reference IDs in GBP and JPY (entries 10 and 11), and one bound again under
+ * another nickname across the page boundary (entries 50 and 51).
+ */
+function listedTwice(): Beneficiary[] {
+	const list = makeBeneficiaries('TWC', 57, 13);
+	const again = (i: number, fields: Partial<Beneficiary>) => list.splice(i + 1, 0, { ...list[i], ...fields });
+	again(2, { currency: 'EUR', beneficiaryNick: `${list[2].beneficiaryNick} (EUR)` });
+	delete (list[9] as Partial<Beneficiary>).referenceBeneficiaryId;
+	again(9, { currency: 'JPY', beneficiaryNick: `${list[9].beneficiaryNick} (JPY)` });
+	again(49, { beneficiaryNick: `${list[49].beneficiaryNick} (again)` });
+	return list;
 }
 
 /** Customer IDs that answer with a fixed result code (section 7). */

@@ -72,6 +72,9 @@ export type FaultKind =
 	// Right after answering this request, one beneficiary is unbound (at \`position\`, default 0)
 	// and another bound at the end: the total stays the same, the pages after it shift.
 	| 'swapBeneficiary'
+	// Right after answering this request, one beneficiary is bound at the end of the list (a
+	// list that keeps growing beyond the pages a Limit reads).
+	| 'growTail'
 	// The answer of the last identical request, served again byte for byte (a replay within the
 	// freshness window): a genuine signature and a fresh enough time.
 	| 'replay';
@@ -167,6 +170,18 @@ export interface Simulator {
 	 * 2.3: the token is ciphertext of the bank details); its reference ID stays. Returns it.
 	 */
 	changeBankDetails(customerId: string, referenceBeneficiaryId: string): Beneficiary;
+	/**
+	 * Lists the beneficiary at `index` once more, right after it, with `fields` changed: bound
+	 * again under another nickname, or in another currency (the same reference ID and token).
+	 */
+	bindAgain(customerId: string, index: number, fields: Partial<Beneficiary>): Beneficiary;
+	/** Gives the beneficiary at `index` a reference ID, or takes it away (undefined). */
+	setReference(customerId: string, index: number, referenceBeneficiaryId: string | undefined): Beneficiary;
+	/**
+	 * The reference ID of the beneficiary at `index` now carries another payee: another account
+	 * name, other bank details, another token. Returns it.
+	 */
+	reuseReference(customerId: string, index: number): Beneficiary;
 	reset(): void;
 	close(): Promise<void>;
 }
@@ -289,6 +304,33 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				`token:${referenceBeneficiaryId}:${beneficiary.bankAccountNo}`,
 			).toString('base64');
 			return beneficiary;
+		},
+		bindAgain: (customerId, index, fields) => {
+			const list = sim.beneficiaries(customerId);
+			const again = { ...list[index], ...fields };
+			list.splice(index + 1, 0, again);
+			return again;
+		},
+		setReference: (customerId, index, referenceBeneficiaryId) => {
+			const beneficiary = sim.beneficiaries(customerId)[index];
+			if (referenceBeneficiaryId === undefined) delete (beneficiary as Partial<Beneficiary>).referenceBeneficiaryId;
+			else beneficiary.referenceBeneficiaryId = referenceBeneficiaryId;
+			return beneficiary;
+		},
+		reuseReference: (customerId, index) => {
+			const list = sim.beneficiaries(customerId);
+			const n = ++bankChanges;
+			const stranger: Beneficiary = {
+				...list[index],
+				accountName: `Reused Payee ${n} Ltd`,
+				beneficiaryNick: `Reused ${n}`,
+				bankAccountNo: `${String(80000000 + n * 7919)}${String(n).padStart(4, '0')}`,
+				bankAccountIBAN: undefined,
+			};
+			delete stranger.bankAccountIBAN;
+			stranger.beneficiaryToken = Buffer.from(`token:reused:${stranger.bankAccountNo}`).toString('base64');
+			list[index] = stranger;
+			return stranger;
 		},
 		reset: () => {
 			// Answers a test left held go now, so that they are not counted in flight in the next test.
@@ -509,6 +551,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				beneficiaryToken: Buffer.from(`token:SWAPPED-IN-${added}`).toString('base64'),
 				referenceBeneficiaryId: `REF-SWAPPED-IN-${added}`,
 				beneficiaryNick: `Bound while read ${added}`,
+			});
+		}
+		if (fault === 'growTail') {
+			added++;
+			customer.beneficiaries.push({
+				...customer.beneficiaries[0],
+				beneficiaryToken: Buffer.from(`token:TAIL-${added}`).toString('base64'),
+				referenceBeneficiaryId: `REF-TAIL-${added}`,
+				beneficiaryNick: `Bound at the end ${added}`,
 			});
 		}
 		if (fault === 'totalChanges') {
