@@ -5,6 +5,7 @@ import {
 	type BeneficiaryState,
 } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
+import { canonical } from '../../nodes/PartnerAccountInquiry/shared/core/api/identity';
 import { digest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import { createCustomers } from '../../sandbox/data';
 import { STATE_V2 } from '../fixtures/triggerStateV2';
@@ -83,6 +84,33 @@ describe('one beneficiary listed more than once', () => {
 	});
 });
 
+describe('what is the same entry', () => {
+	it('an entry with neither token nor reference ID, its fields listed in another order, is no event', () => {
+		const entry = { beneficiaryNick: 'cash desk', status: 'ACTIVE', accountName: 'Petty', currency: 'USD' };
+		const reordered = { currency: 'USD', accountName: 'Petty', status: 'ACTIVE', beneficiaryNick: 'cash desk' };
+		expect(summary(baseline('q', [entry]), [reordered]).seen).toEqual([]);
+	});
+
+	it('a field present as null is the field absent: no Changed when it comes or goes', () => {
+		const withNull = payee('R1', '111', { bankAccountIBAN: null });
+		const without = payee('R1', '111');
+		expect(summary(baseline('q', [withNull]), [without]).seen).toEqual([]);
+		expect(summary(baseline('q', [without]), [withNull]).seen).toEqual([]);
+		expect(
+			summary(baseline('q', [withNull]), [payee('R1', '111', { bankAccountIBAN: 'GB29NWBK60161331926819' })]).seen,
+		).toEqual([['beneficiaryChanged', 'R1', ['bankAccountIBAN']]]);
+	});
+
+	it('an empty reference ID is none: such an entry given an ID is one Changed', () => {
+		const before = payee(undefined, '111', { referenceBeneficiaryId: '' });
+		const other = payee('R2', '222');
+		const state = baseline('q', [before, other]);
+		expect(summary(state, [{ ...before, referenceBeneficiaryId: 'REF-GIVEN' }, other]).seen).toEqual([
+			['beneficiaryChanged', 'REF-GIVEN', ['referenceBeneficiaryId']],
+		]);
+	});
+});
+
 describe('repeated reference IDs without tokens', () => {
 	const noToken = (currency: string, fields: Item = {}) => {
 		const entry = payee('R', '123', { currency, ...fields });
@@ -100,6 +128,39 @@ describe('repeated reference IDs without tokens', () => {
 		expect(summary(state, both).seen).toEqual([
 			['beneficiaryChanged', 'R', ['status']],
 			['beneficiaryChanged', 'R', ['beneficiaryNick']],
+		]);
+	});
+});
+
+describe('entries of one reference ID that both changed', () => {
+	const usd = payee('R1', '111', { currency: 'USD', beneficiaryNick: 'a' });
+	const eur = payee('R1', '111', { currency: 'EUR', beneficiaryNick: 'b' });
+
+	it('each is matched by its currency (one binding per currency), not by a nickname the other had', () => {
+		const state = baseline('q', [usd, eur]);
+		const list = [
+			{ ...usd, beneficiaryNick: 'b', status: 'FROZEN' },
+			{ ...eur, beneficiaryNick: 'c', status: 'FROZEN' },
+		];
+		expect(summary(state, list).seen).toEqual([
+			['beneficiaryChanged', 'R1', ['beneficiaryNick', 'status']],
+			['beneficiaryChanged', 'R1', ['beneficiaryNick', 'status']],
+		]);
+	});
+
+	it('when two matches fit equally well, none is guessed, and no worse one is taken instead', () => {
+		// One currency; A and B differ in nickname and bank name.
+		const a = payee('R1', '111', { beneficiaryNick: 'a', bankName: 'K' });
+		const b = payee('R1', '111', { beneficiaryNick: 'b', bankName: 'L' });
+		const state = baseline('q', [a, b]);
+		// X is as like A as B (two fields each); Y is most like A, but less than X is like either.
+		const x = { ...a, beneficiaryNick: 'x', bankName: 'M' };
+		const y = { ...a, beneficiaryNick: 'y', status: 'FROZEN', relationType: 'SAME_NAME' };
+		expect(summary(state, [x, y]).seen.map(([event]) => event)).toEqual([
+			'beneficiaryAdded',
+			'beneficiaryAdded',
+			'beneficiaryRemoved',
+			'beneficiaryRemoved',
 		]);
 	});
 });
@@ -218,6 +279,27 @@ describe('an upgrade from release 0.1.0 (state version 2)', () => {
 		expect(next.version).toBe(3);
 		expect(JSON.stringify(next)).not.toContain('?');
 		expect(summary(next, fixture.list).seen).toEqual([]);
+	});
+
+	it('an entry saved with a field present as null (which 0.1.0 digested as a value) is no event', () => {
+		// Packed as 0.1.0 packed it: 8 characters of the whole entry, 3 of each field.
+		const entry = payee('R1', '111', { bankAccountIBAN: null });
+		const fields = Object.keys(entry);
+		const digests = digest(canonical(entry), 8) + fields.map((name) => digest(canonical(entry[name]), 3)).join('');
+		const summaryValues = ['R1', 'nick R1', null, 'ACTIVE', null, null, 'USD'];
+		const saved = {
+			version: 2,
+			kind: 'beneficiaries',
+			question: 'q-v2',
+			fields,
+			entries: { [digest('r:R1', 12)]: [digests, ...summaryValues] },
+		};
+		const state = readBeneficiaryState(saved, 'q-v2').state as BeneficiaryState;
+		expect(summary(state, [entry]).seen).toEqual([]);
+		expect(summary(state, [payee('R1', '111')]).seen).toEqual([]);
+		expect(summary(state, [payee('R1', '111', { status: 'FROZEN' })]).seen).toEqual([
+			['beneficiaryChanged', 'R1', ['status']],
+		]);
 	});
 
 	it('reports what changed since, once: a bank change, a removal, a change of a repeated reference ID', () => {

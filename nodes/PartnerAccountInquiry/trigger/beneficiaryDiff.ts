@@ -12,7 +12,14 @@
  * emits the first `cap` events (in API order, removals last) and keeps every other entry as it
  * was, the matches are made again at the next poll, from the same saved entries.
  */
-import { isAnotherPayee, PAYEE_FIELDS, beneficiaryGroup, tokenGroup } from '../shared/core/api/identity';
+import {
+	beneficiaryGroup,
+	hasReference,
+	isAnotherPayee,
+	legacyEntryGroup,
+	PAYEE_FIELDS,
+	tokenGroup,
+} from '../shared/core/api/identity';
 import {
 	BENEFICIARY_STATE_VERSION,
 	Columns,
@@ -20,6 +27,7 @@ import {
 	groupKey,
 	groupOfKey,
 	keyed,
+	knowsWhole,
 	summaryOf,
 	WHOLE_CHARS,
 	type BeneficiaryState,
@@ -125,28 +133,33 @@ function match(state: BeneficiaryState, current: Current[], columns: Columns): S
 		const group = groupOfKey(key);
 		saved.set(group, [...(saved.get(group) ?? []), key]);
 	}
-	const taken = new Set<string>();
+	const matcher: Matcher = { state, columns, taken: new Set(), doubtful: new Set() };
 	const byGroup = new Map<string, Current[]>();
 	for (const now of current) byGroup.set(now.group, [...(byGroup.get(now.group) ?? []), now]);
-	for (const [group, entries] of byGroup) pair(entries, saved.get(group) ?? [], state, columns, taken);
-	// A beneficiary given a reference ID: its saved entry is in its token's group, without an ID.
-	const unmatched = () => current.filter((now) => now.was === undefined);
+	for (const [group, entries] of byGroup) pair(matcher, entries, saved.get(group) ?? []);
+	const unmatched = () => current.filter((now) => now.was === undefined && !matcher.doubtful.has(now));
+	const hasId = (key: string) => hasReference(summaryOf(state.entries[key]).referenceBeneficiaryId);
 	for (const now of unmatched()) {
+		// Keyed by release 0.1.0, which kept an entry with neither ID nor token by its fields in their order.
+		const legacy = legacyEntryGroup(now.item);
+		if (legacy) pair(matcher, [now], saved.get(groupKey(legacy)) ?? []);
+		// A beneficiary given a reference ID: its saved entry is in its token's group, without an ID.
 		const token = tokenGroup(now.item);
-		if (!token || beneficiaryGroup(now.item) === token) continue;
-		const withoutId = (saved.get(groupKey(token)) ?? []).filter(
-			(key) => summaryOf(state.entries[key]).referenceBeneficiaryId === undefined,
-		);
-		pair([now], withoutId, state, columns, taken);
+		if (token && hasReference(now.item.referenceBeneficiaryId))
+			pair(
+				matcher,
+				[now],
+				(saved.get(groupKey(token)) ?? []).filter((key) => !hasId(key)),
+			);
 	}
 	// A beneficiary whose reference ID was taken away: a saved entry with an ID and the same token digest.
 	const tokenColumn = columns.fields.indexOf('beneficiaryToken');
 	const lostId = unmatched().filter((now) => tokenColumn >= 0 && beneficiaryGroup(now.item) === tokenGroup(now.item));
-	if (lostId.length === 0) return taken;
+	if (lostId.length === 0) return matcher.taken;
 	const withId = new Map<string, string[]>();
 	for (const [key, entry] of Object.entries(state.entries)) {
 		const token = columns.at(entry[0], tokenColumn);
-		if (taken.has(key) || !token || summaryOf(entry).referenceBeneficiaryId === undefined) continue;
+		if (matcher.taken.has(key) || !token || !hasId(key)) continue;
 		// Indexed by the part every kept width has (3 characters, the previous release's).
 		withId.set(token.slice(0, 3), [...(withId.get(token.slice(0, 3)) ?? []), key]);
 	}
@@ -155,25 +168,35 @@ function match(state: BeneficiaryState, current: Current[], columns: Columns): S
 		const sameToken = (withId.get(token.slice(0, 3)) ?? []).filter(
 			(key) => columns.same(state.entries[key][0], now.entry[0], tokenColumn) === true,
 		);
-		pair([now], sameToken, state, columns, taken);
+		pair(matcher, [now], sameToken);
 	}
-	return taken;
+	return matcher.taken;
+}
+
+interface Matcher {
+	state: BeneficiaryState;
+	columns: Columns;
+	/** Saved keys matched. */
+	taken: Set<string>;
+	/** Entries, current or saved, that two matches fitted equally well: left unmatched. */
+	doubtful: Set<Current | string>;
 }
 
 /**
  * Pairs current entries with saved ones of the same beneficiary: the best-scoring pairs first
- * (identical, then the same token, then the most fields alike), never two entries of another payee
- * (identity.ts). A pair is made only when no other pair scores as well for either side with a
- * different entry: when two entries are equally likely (a beneficiary listed again with other bank
- * details while its first entry's also changed, say), none is chosen, and the saved one is
- * reported removed and both current ones added rather than one merged into the wrong one.
+ * (identical, then the same token, then the same currency, a binding being one per currency, then
+ * the most fields alike), never two entries of another payee (identity.ts). A pair is made only
+ * when no other pair scores as well for either side with a different entry. When two are equally
+ * likely (a beneficiary listed again with other bank details while its first entry's also
+ * changed, say), none is guessed, now or later: the saved ones are reported removed and the
+ * current ones added rather than one merged into the wrong one.
  */
-function pair(current: Current[], keys: string[], state: BeneficiaryState, columns: Columns, taken: Set<string>): void {
-	const free = keys.filter((key) => !taken.has(key));
+function pair({ state, columns, taken, doubtful }: Matcher, current: Current[], keys: string[]): void {
+	const free = keys.filter((key) => !taken.has(key) && !doubtful.has(key));
 	if (free.length === 0) return;
 	const options: Array<{ now: Current; key: string; score: number }> = [];
 	for (const now of current) {
-		if (now.was !== undefined) continue;
+		if (now.was !== undefined || doubtful.has(now)) continue;
 		for (const key of free) {
 			const before = state.entries[key][0];
 			const same = (field: string) => {
@@ -181,25 +204,31 @@ function pair(current: Current[], keys: string[], state: BeneficiaryState, colum
 				return i < 0 ? undefined : columns.same(before, now.entry[0], i);
 			};
 			if (isAnotherPayee(same)) continue;
-			const identical = before.slice(0, WHOLE_CHARS) === now.entry[0].slice(0, WHOLE_CHARS);
+			const identical = knowsWhole(before) && before.slice(0, WHOLE_CHARS) === now.entry[0].slice(0, WHOLE_CHARS);
 			const alike = columns.fields.filter((_, i) => columns.same(before, now.entry[0], i) === true).length;
-			options.push({ now, key, score: (identical ? 1_000_000 : 0) + (same('beneficiaryToken') ? 1000 : 0) + alike });
+			const score =
+				(identical ? 1_000_000 : 0) + (same('beneficiaryToken') ? 1000 : 0) + (same('currency') ? 100 : 0) + alike;
+			options.push({ now, key, score });
 		}
 	}
 	// Stable: equal scores keep list order, then saved order.
 	options.sort((a, b) => b.score - a.score);
-	const open = (o: (typeof options)[number]) => o.now.was === undefined && !taken.has(o.key);
+	const open = (o: (typeof options)[number]) =>
+		o.now.was === undefined && !taken.has(o.key) && !doubtful.has(o.now) && !doubtful.has(o.key);
 	for (const option of options) {
 		if (!open(option)) continue;
 		const { now, key, score } = option;
-		const rival = options.some(
+		const rivals = options.filter(
 			(o) =>
 				o.score === score &&
 				open(o) &&
 				((o.now === now && state.entries[o.key][0] !== state.entries[key][0]) ||
 					(o.key === key && o.now.entry[0] !== now.entry[0])),
 		);
-		if (rival) continue;
+		if (rivals.length > 0) {
+			for (const o of [option, ...rivals]) doubtful.add(o.now).add(o.key);
+			continue;
+		}
 		now.was = key;
 		taken.add(key);
 	}
@@ -213,5 +242,7 @@ function pair(current: Current[], keys: string[], state: BeneficiaryState, colum
 function changedFields(before: string, after: string, columns: Columns): string[] {
 	if (before.slice(0, WHOLE_CHARS) === after.slice(0, WHOLE_CHARS)) return [];
 	const changed = columns.fields.filter((_, i) => columns.same(before, after, i) !== true);
-	return changed.length ? changed : columns.fields.filter((field) => !PAYEE_FIELDS.includes(field));
+	// A migrated entry whose whole digest is unknown changed only if a field did.
+	if (changed.length > 0 || !knowsWhole(before)) return changed;
+	return columns.fields.filter((field) => !PAYEE_FIELDS.includes(field));
 }

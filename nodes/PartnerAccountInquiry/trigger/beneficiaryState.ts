@@ -17,8 +17,8 @@
  * field 3, as before (they only name which fields changed; the whole-entry digest decides that
  * one did). 10,000 beneficiaries keep about 1.7 MB (the objects themselves are 4.4 MB).
  */
-import { PAYEE_FIELDS } from '../shared/core/api/identity';
-import { canonical, digest, headerProblem, isRecord, isScalar, type Scalar, type StateReading } from './savedState';
+import { canonical, PAYEE_FIELDS } from '../shared/core/api/identity';
+import { digest, headerProblem, isRecord, isScalar, type Scalar, type StateReading } from './savedState';
 
 /** Kept by value (short, not secret): what a removal item carries, and `before` of a change. */
 export const SUMMARY_FIELDS = [
@@ -66,6 +66,8 @@ const SHORT = '?';
 const ABSENT = '.';
 
 export const groupKey = (group: string) => digest(group, GROUP_CHARS);
+/** The part of a digest that was kept (before the padding of a shorter one). */
+const knownPart = (d: string) => (d.includes(SHORT) ? d.slice(0, d.indexOf(SHORT)) : d);
 /** The group digest of a state key. */
 export const groupOfKey = (key: string) => key.split('~')[0];
 
@@ -87,31 +89,45 @@ export class Columns {
 		return value === '' || value.startsWith(ABSENT) ? undefined : value;
 	}
 
-	/** Column `i` of two entries: equal, different, or undefined when either lacks it. */
+	/**
+	 * Column `i` of two entries: equal, different, or undefined when only one has the field. A
+	 * digest kept shorter compares by the part it has; the previous release's digest of null is
+	 * the field absent, as null is now.
+	 */
 	same(a: string, b: string, i: number): boolean | undefined {
 		const [x, y] = [this.at(a, i), this.at(b, i)];
-		if (x === undefined || y === undefined) return x === y ? true : undefined;
-		const cut = (d: string) => (d.includes(SHORT) ? d.indexOf(SHORT) : d.length);
-		const n = Math.min(cut(x), cut(y));
+		if (x === undefined || y === undefined) {
+			if (x === y) return true;
+			const kept = (x ?? y) as string;
+			return digest('null', columnWidth(this.fields[i])).startsWith(knownPart(kept)) ? true : undefined;
+		}
+		const n = Math.min(knownPart(x).length, knownPart(y).length);
 		return x.slice(0, n) === y.slice(0, n);
 	}
 }
 
-/** The packed entry of one beneficiary; adds the fields it brings to the state's columns first. */
+/**
+ * The packed entry of one beneficiary; adds the fields it brings to the state's columns first. A
+ * field present as null is the same as a field absent (the API leaves out what it does not know).
+ */
 export function entryOf(beneficiary: Record<string, unknown>, fields: string[]): Entry {
 	for (const name of Object.keys(beneficiary)) if (!fields.includes(name)) fields.push(name);
+	const known = Object.fromEntries(Object.entries(beneficiary).filter(([, value]) => value !== null));
 	const perField = fields
 		.map((name) => {
 			const width = columnWidth(name);
-			return Object.hasOwn(beneficiary, name) ? digest(canonical(beneficiary[name]), width) : ABSENT.repeat(width);
+			return Object.hasOwn(known, name) ? digest(canonical(known[name]), width) : ABSENT.repeat(width);
 		})
 		.join('');
 	const summary = SUMMARY_FIELDS.map((name) => {
 		const value = beneficiary[name];
 		return isScalar(value) ? value : null;
 	});
-	return [digest(canonical(beneficiary), WHOLE_CHARS) + perField, ...summary];
+	return [digest(canonical(known), WHOLE_CHARS) + perField, ...summary];
 }
+
+/** Whether an entry's whole digest says if it changed (a migrated one may not: then its fields do). */
+export const knowsWhole = (digests: string) => !digests.startsWith(SHORT);
 
 /** The kept summary of an entry, as an object without the absent fields. */
 export function summaryOf(entry: Entry): Record<string, Scalar> {
@@ -135,8 +151,16 @@ export function keyed(groups: Array<[group: string, entry: Entry]>): Record<stri
 	return entries;
 }
 
-/** The saved beneficiary state, if it is one of this question (a version 2 state migrated). */
-export function readBeneficiaryState(saved: unknown, question: string): StateReading<BeneficiaryState> {
+/**
+ * The saved beneficiary state, if it is one of this question (a version 2 state migrated).
+ * `asked0_1`: the same question as release 0.1.0 put it (it left the access token out), which a
+ * version 2 state names.
+ */
+export function readBeneficiaryState(
+	saved: unknown,
+	question: string,
+	asked0_1 = question,
+): StateReading<BeneficiaryState> {
 	const problem = headerProblem(saved, 'beneficiaries', [MIGRATED_VERSION, BENEFICIARY_STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
 	const state = saved as Record<string, unknown>;
@@ -149,8 +173,10 @@ export function readBeneficiaryState(saved: unknown, question: string): StateRea
 	) {
 		return { problem: 'its beneficiary entries are not of the expected shape' };
 	}
-	if (state.question !== question) return {};
-	if (state.version === BENEFICIARY_STATE_VERSION) return { state: saved as BeneficiaryState };
+	if (state.version === BENEFICIARY_STATE_VERSION) {
+		return state.question === question ? { state: saved as BeneficiaryState } : {};
+	}
+	if (state.question !== asked0_1) return {};
 	return { state: fromVersion2(question, fields as string[], entries as Record<string, Entry>) };
 }
 
@@ -159,20 +185,25 @@ export function readBeneficiaryState(saved: unknown, question: string): StateRea
  * kept reference ID (version 2 keyed a repeated reference ID by ID and token; a token or an entry
  * without either is keyed the same way in both), and the 3-character field digests padded (a
  * longer digest starts with the shorter one, so they still compare, until the first poll after
- * the upgrade writes every entry at full length).
+ * the upgrade writes every entry at full length). Version 2 digested a field present as null as
+ * a value (Columns.same takes that digest for absent), and counted it in the entry's whole digest:
+ * such an entry's whole digest is unknown here, and its fields say whether it changed.
  */
 function fromVersion2(question: string, fields: string[], entries: Record<string, Entry>): BeneficiaryState {
 	const OLD_FIELD_CHARS = 3;
+	const nullDigest = digest('null', OLD_FIELD_CHARS);
 	const groups: Array<[string, Entry]> = Object.entries(entries).map(([key, [digests, ...summary]]) => {
 		const reference = summary[0];
+		let whole = digests.slice(0, WHOLE_CHARS);
 		const columns = fields.map((field, i) => {
 			const old = digests.slice(WHOLE_CHARS + i * OLD_FIELD_CHARS, WHOLE_CHARS + (i + 1) * OLD_FIELD_CHARS);
 			const width = columnWidth(field);
 			if (old === '') return '';
+			if (old === nullDigest) whole = SHORT.repeat(WHOLE_CHARS);
 			return old.startsWith(ABSENT) ? ABSENT.repeat(width) : old.padEnd(width, SHORT);
 		});
 		const group = typeof reference === 'string' && reference ? groupKey(`r:${reference}`) : key;
-		return [group, [digests.slice(0, WHOLE_CHARS) + columns.join(''), ...summary]];
+		return [group, [whole + columns.join(''), ...summary]];
 	});
 	return { version: BENEFICIARY_STATE_VERSION, kind: 'beneficiaries', question, fields, entries: keyed(groups) };
 }

@@ -8,8 +8,13 @@ import { randomBytes } from 'node:crypto';
 import type { QuotaEvent } from './events';
 import { headerProblem, type StateReading } from './savedState';
 
-/** The quota state's format; older or newer ones are read as damage (a fresh baseline and a warning). */
-export const QUOTA_STATE_VERSION = 2;
+/**
+ * The quota state's format: version 3 names a question that counts the access token; version 2
+ * (release 0.1.0, the same fields) is carried on from when it names the question as 0.1.0 put it.
+ * Others are read as damage (a fresh baseline and a warning).
+ */
+export const QUOTA_STATE_VERSION = 3;
+const QUOTA_STATE_VERSION_0_1 = 2;
 
 export interface QuotaState {
 	version: typeof QUOTA_STATE_VERSION;
@@ -58,15 +63,14 @@ export function quotaEvent(
 		};
 		return { fire: event === 'quotaBelowThreshold' && below, next };
 	}
-	const fire =
-		event === 'quotaChanged' ? amount !== state.amount : below && (!state.below || !wholeHistory);
+	const fire = event === 'quotaChanged' ? amount !== state.amount : below && (!state.below || !wholeHistory);
 	const serial = fire || below !== state.below ? state.serial + 1 : state.serial;
 	return { fire, previousAmount: state.amount, next: { ...state, amount, below, serial } };
 }
 
-/** The saved quota state, if it is one of this version for this question. */
-export function readQuotaState(saved: unknown, question: string): StateReading<QuotaState> {
-	const problem = headerProblem(saved, 'quota', [QUOTA_STATE_VERSION]);
+/** The saved quota state, if it is one of this question (`asked0_1`: as release 0.1.0 put it). */
+export function readQuotaState(saved: unknown, question: string, asked0_1 = question): StateReading<QuotaState> {
+	const problem = headerProblem(saved, 'quota', [QUOTA_STATE_VERSION_0_1, QUOTA_STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
 	const state = saved as QuotaState;
 	if (
@@ -79,5 +83,6 @@ export function readQuotaState(saved: unknown, question: string): StateReading<Q
 	) {
 		return { problem: 'its quota fields are not of the expected shape' };
 	}
-	return state.question === question ? { state } : {};
+	if (state.version === QUOTA_STATE_VERSION) return state.question === question ? { state } : {};
+	return state.question === asked0_1 ? { state: { ...state, version: QUOTA_STATE_VERSION, question } } : {};
 }

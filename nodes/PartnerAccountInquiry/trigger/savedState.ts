@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 
+import { canonical } from '../shared/core/api/identity';
+
 /** The first `chars` characters of the Base64 SHA-256 of `text`: a longer digest starts with every shorter one. */
 export function digest(text: string, chars: number): string {
 	return createHash('sha256').update(text).digest('base64').slice(0, chars);
@@ -14,18 +16,6 @@ export function digest(text: string, chars: number): string {
 /** A question's fingerprint: the same parameters give the same digest, whatever the key order. */
 export function questionDigest(question: unknown): string {
 	return digest(canonical(question), 16);
-}
-
-/** JSON with the keys of every object sorted: equal values, equal text. */
-export function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>)
-			.filter(([, v]) => v !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
 }
 
 export type Scalar = string | number | boolean | null;

@@ -20,12 +20,35 @@ type Item = Record<string, unknown>;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
-/** The group of beneficiaries an entry belongs to: its reference ID, else its token, else the entry itself. */
+/** JSON with the keys of every object sorted: equal values, equal text, whatever the order of their fields. */
+export function canonical(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (value && typeof value === 'object') {
+		const entries = Object.entries(value as Item)
+			.filter(([, v]) => v !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The group of beneficiaries an entry belongs to: its reference ID, else its token, else the entry
+ * itself (its fields in any order). An empty reference ID or token is none.
+ */
 export function beneficiaryGroup(item: Item): string {
 	const reference = text(item.referenceBeneficiaryId);
 	if (reference) return `r:${reference}`;
-	return tokenGroup(item) ?? `j:${JSON.stringify(item)}`;
+	return tokenGroup(item) ?? `j:${canonical(item)}`;
 }
+
+/** The group release 0.1.0 gave an entry with neither a reference ID nor a token (its fields in their order). */
+export function legacyEntryGroup(item: Item): string | undefined {
+	return text(item.referenceBeneficiaryId) || tokenGroup(item) ? undefined : `j:${JSON.stringify(item)}`;
+}
+
+/** Whether an entry has a reference ID (an empty one is none). */
+export const hasReference = (value: unknown): boolean => text(value) !== undefined;
 
 /** The group an entry would be in by its token alone (a beneficiary before it was given a reference ID). */
 export function tokenGroup(item: Item): string | undefined {
@@ -33,9 +56,9 @@ export function tokenGroup(item: Item): string | undefined {
 	return token ? `t:${token}` : undefined;
 }
 
-/** The listing's exactly-once key: an entry read twice in one read is the same in every field. */
+/** The listing's exactly-once key: an entry read twice in one read is the same in every field (in any order). */
 export function listingEntryKey(item: Item): string {
-	return JSON.stringify(item);
+	return canonical(item);
 }
 
 /** The fields that say which bank account an entry pays: new ones are a bank-detail change. */

@@ -1,0 +1,74 @@
+/**
+ * What a trigger's saved state belongs to: the question it watches. Whatever decides whose data
+ * comes back (here the access token, an OAuth token that authorises one user's data) is part of
+ * it, so a workflow switched to another token starts a fresh baseline instead of reporting the
+ * difference between two users' data; a state saved by release 0.1.0, which left the token out, is
+ * carried on from.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
+import { QUOTA, useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+
+async function emitted(poller: ReturnType<typeof activateTrigger>): Promise<IDataObject[] | null> {
+	const result = await poller.poll();
+	if (!result.ok) throw result.error;
+	return result.items?.map((item) => item.json) ?? null;
+}
+
+/** The trigger of one workflow, activated by a user or carried on after an edit ('update'). */
+const open = (
+	parameters: INodeParameters,
+	staticData: IDataObject,
+	activation: 'activate' | 'update',
+	workflowId = 'wf-access-token',
+) => activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, activation, workflowId });
+
+const removals = (accessToken: string) =>
+	({ event: 'beneficiaryRemoved', options: { customerId: 'CUST_SMALL', accessToken } }) as INodeParameters;
+const quotaChanges = (accessToken: string) =>
+	({ event: 'quotaChanged', ...QUOTA, options: { accessToken } }) as INodeParameters;
+
+describe('the access token is part of the question', () => {
+	it("beneficiaries: another token starts a fresh baseline, not a diff against the other user's list", async () => {
+		const staticData: IDataObject = {};
+		expect(await emitted(open(removals('token-of-user-A'), staticData, 'activate'))).toBeNull();
+		// The simulator serves one list for every token: user B's list lacks one entry of user A's.
+		const [gone] = sim().beneficiaries('CUST_SMALL').splice(0, 1);
+		expect(await emitted(open(removals('token-of-user-B'), staticData, 'update'))).toBeNull();
+		// The same token carries on as before.
+		sim().beneficiaries('CUST_SMALL').splice(0, 1);
+		const again = await emitted(open(removals('token-of-user-B'), staticData, 'update'));
+		expect(again?.map((b) => b.referenceBeneficiaryId)).toHaveLength(1);
+		expect(again?.[0].referenceBeneficiaryId).not.toBe(gone.referenceBeneficiaryId);
+	});
+
+	it("quota: another token starts a fresh baseline, not a Quota Changed whose previousAmount is the other user's", async () => {
+		const staticData: IDataObject = {};
+		expect(await emitted(open(quotaChanges('token-of-user-A'), staticData, 'activate'))).toBeNull();
+		sim().setQuota('USER_ID', 'U-1001', '300');
+		expect(await emitted(open(quotaChanges('token-of-user-B'), staticData, 'update'))).toBeNull();
+	});
+
+	it('the token never reaches the saved state, only a digest of a digest of it', async () => {
+		const staticData: IDataObject = {};
+		await emitted(open(removals('token-of-user-A'), staticData, 'activate'));
+		expect(JSON.stringify(staticData)).not.toContain('token-of-user-A');
+	});
+
+	it('a state saved by release 0.1.0 with a token (its question left the token out) is carried on from', async () => {
+		const staticData: IDataObject = {};
+		const withToken = open(quotaChanges('token-of-user-A'), staticData, 'activate');
+		await emitted(withToken);
+		// What 0.1.0 saved: version 2, the question without the token (as the trigger asks it without one).
+		const withoutToken: IDataObject = {};
+		await emitted(open({ event: 'quotaChanged', ...QUOTA } as INodeParameters, withoutToken, 'activate', 'wf-other'));
+		const saved = withoutToken.state as IDataObject;
+		staticData.state = { ...saved, version: 2 };
+		sim().setQuota('USER_ID', 'U-1001', '300');
+		const fired = await emitted(open(quotaChanges('token-of-user-A'), staticData, 'update'));
+		expect(fired?.map((q) => [q.previousAmount, q.availableQuotaAmount])).toEqual([[12500, 3]]);
+	});
+});
