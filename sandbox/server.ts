@@ -75,6 +75,9 @@ export type FaultKind =
 	// Right after answering this request, one beneficiary is bound at the end of the list (a
 	// list that keeps growing beyond the pages a Limit reads).
 	| 'growTail'
+	// The entries at \`position\` and the next, served in the other order (as a sort with a tie may
+	// at each request); the list itself does not change. With \`every: 2\`, every other request.
+	| 'swapOrder'
 	// The answer of the last identical request, served again byte for byte (a replay within the
 	// freshness window): a genuine signature and a fresh enough time.
 	| 'replay';
@@ -100,7 +103,7 @@ export interface FaultRule {
 	field?: string;
 	/** For fault 'nonObjectItem': what stands in for the first beneficiary. */
 	item?: unknown;
-	/** For fault 'swapBeneficiary': the index of the beneficiary unbound (default 0). */
+	/** For fault 'swapBeneficiary': the index of the beneficiary unbound (default 0); for 'swapOrder', the first of the two. */
 	position?: number;
 	/** For fault 'rewriteCustomer': the customer the request is turned into. */
 	to?: string;
@@ -522,7 +525,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		const illegal = checkFilters(body, customer);
 		if (illegal) return { answer: illegal };
 		const filtered = fault !== 'ignoreFilters' && FILTER_FIELDS.some((field) => body[field] !== undefined);
-		const matches = filtered ? customer.beneficiaries.filter((b) => matchesFilters(b, body)) : customer.beneficiaries;
+		const listed = filtered ? customer.beneficiaries.filter((b) => matchesFilters(b, body)) : customer.beneficiaries;
+		// Two entries that sort alike, served in the other order (the list itself unchanged).
+		const at = lastRule?.position ?? 0;
+		const matches =
+			fault === 'swapOrder' ? [...listed.slice(0, at), listed[at + 1], listed[at], ...listed.slice(at + 2)] : listed;
 		const size =
 			fault === 'lowerPageCap' ? Math.min(pageSize as number, lastRule?.pageCap ?? 20) : (pageSize as number);
 		const page = fault === 'ignorePageNumber' ? 1 : (pageNumber as number);

@@ -84,6 +84,25 @@ describe('one bank account listed more than once (CUST_TWICE: two currencies on 
 	});
 });
 
+describe('entries that sort alike, listed in another order at each request', () => {
+	it('Confirm Whole List returns the unchanged list (pages compared whatever their order), never refuses it', async () => {
+		const expected = sim().beneficiaries('CUST_TWICE');
+		// CUST_TWICE's entries 3 and 4 (one bank account, USD and EUR) swap places at every other page 1.
+		sim().addFault({ fault: 'swapOrder', customerId: 'CUST_TWICE', pageNumber: 1, position: 2, every: 2 });
+		const run = await list(sim(), { returnAll: true, options: TWICE });
+		expect(run.error?.message).toBeUndefined();
+		expect(sim().requests).toHaveLength(4);
+		expect(new Set(run.json.map((b) => JSON.stringify(b)))).toEqual(new Set(expected.map((b) => JSON.stringify(b))));
+	});
+
+	it('the trigger reports nothing for it', async () => {
+		sim().addFault({ fault: 'swapOrder', customerId: 'CUST_TWICE', pageNumber: 1, position: 2, every: 2 });
+		const w = watchers(TWICE);
+		expect(await pollAll(w)).toEqual({});
+		expect(await pollAll(w)).toEqual({});
+	});
+});
+
 describe('reference IDs given, taken away and reused', () => {
 	it('a token-only beneficiary given a reference ID, and one losing its ID, are one Beneficiary Changed each', async () => {
 		const w = watchers(TWICE);
@@ -126,6 +145,15 @@ describe('a list growing beyond a Limit', () => {
 		const run = await list(sim(), { returnAll: false, limit: 60, options: { customerId: 'CUST_LARGE', pageSize: 50 } });
 		expect(run.json).toEqual(first);
 		expect(sim().requests).toHaveLength(4);
+	});
+
+	it('with Confirm Whole List off, one read whose pages added up', async () => {
+		const first = sim().beneficiaries('CUST_LARGE').slice(0, 60);
+		sim().addFault({ fault: 'growTail', customerId: 'CUST_LARGE' });
+		const options = { customerId: 'CUST_LARGE', pageSize: 50, confirmWholeList: false };
+		const run = await list(sim(), { returnAll: false, limit: 60, options });
+		expect(run.json).toEqual(first);
+		expect(sim().requests).toHaveLength(2);
 	});
 });
 

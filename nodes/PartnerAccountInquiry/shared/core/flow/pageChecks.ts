@@ -30,6 +30,9 @@ export function checkFirstPage<T>(first: Page<T>, pageSize: number): number {
 }
 
 /** What one read has seen so far: the page of each entry's key and of each page's digest, and the first repeat. */
+/** What a page holds, whatever the order of its entries (their exactly-once keys). */
+export const pageContent = (keys: string[]): string => [...keys].sort().join('\n');
+
 export interface Seen {
 	keys: Map<string, number>;
 	pages: Map<string, number>;
@@ -49,9 +52,8 @@ export function checkPage<T>(
 	seen: Seen,
 ): void {
 	const { totalCount, totalPageNumber } = first;
-	// A limited, confirmed read compares the pages it asks for; the count only matters on the list's last page.
-	const beforeTheEnd =
-		options.limit !== undefined && options.confirm && n < Math.min(totalPageNumber, page.totalPageNumber);
+	// A limited read is about the pages it asks for: the count only matters on the list's last page.
+	const beforeTheEnd = options.limit !== undefined && n < Math.min(totalPageNumber, page.totalPageNumber);
 	if (page.totalCount !== totalCount && !beforeTheEnd) {
 		throw new ListingChangedError(
 			`page 1 reported ${totalCount} beneficiaries, page ${n} reported ${page.totalCount}`,
@@ -75,7 +77,8 @@ export function checkPage<T>(
 		);
 	}
 	const keys = page.items.map((item) => options.keyOf(item));
-	const pageKey = keys.join('\n');
+	// In any order: a gateway may list entries that sort alike in another order at each request.
+	const pageKey = pageContent(keys);
 	const samePage = seen.pages.get(pageKey);
 	if (keys.length > 1 && samePage !== undefined) {
 		// A gateway that ignores the page number serves one page for all: no repeat in the data looks like that.

@@ -18,13 +18,15 @@
  * the data; one read cannot tell, so such a read is returned only when the next read agrees with
  * it page for page, confirmed or not. An entry repeated within one page is one answer's data.
  *
- * With a limit, what must agree are the pages asked for: a list that grows or shrinks beyond them
- * (its total count) does not make them disagree.
+ * Two reads agree when each page holds the same entries, in whatever order within the page (a
+ * gateway may list entries that sort alike in another order at each request). With a limit, what
+ * must agree are the pages asked for: a list that grows or shrinks beyond them (its total count)
+ * does not make them disagree.
  */
 import { createHash } from 'node:crypto';
 
 import { ListingChangedError } from '../errors';
-import { checkFirstPage, checkPage, type Seen } from './pageChecks';
+import { checkFirstPage, checkPage, pageContent, type Seen } from './pageChecks';
 import type { RequestScheduler } from './scheduler';
 import { settle } from './settle';
 
@@ -142,7 +144,11 @@ function firstDifference<T>(before: Reading<T>, after: Reading<T>, limited: bool
 	return undefined;
 }
 
-const pageDigest = (items: unknown[]): string => createHash('sha256').update(JSON.stringify(items)).digest('base64');
+/** A page's digest, whatever the order of its entries (pageChecks.ts pageContent). */
+const pageDigest = <T>(items: T[], keyOf: (item: T) => string): string =>
+	createHash('sha256')
+		.update(pageContent(items.map(keyOf)))
+		.digest('base64');
 
 async function readOnce<T>(
 	options: ReadListingOptions<T>,
@@ -204,7 +210,10 @@ async function readPages<T>(
 		read.push(page);
 		items.push(...page.items);
 	}
-	const digests = (options.confirm || seen.repeat) && pagesToRead > 1 ? read.map((page) => pageDigest(page.items)) : [];
+	const digests =
+		(options.confirm || seen.repeat) && pagesToRead > 1
+			? read.map((page) => pageDigest(page.items, options.keyOf))
+			: [];
 	const kept = options.limit === undefined ? items : items.slice(0, options.limit);
 	return { items: kept, pages: read, digests, repeat: seen.repeat };
 }
