@@ -32,7 +32,13 @@ export function readBackoff(saved: unknown, question: string, nowMs: number): St
 	if (saved === undefined || saved === null) return {};
 	const backoff = saved as UnknownBackoff;
 	const whole = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-	if (!isRecord(saved) || typeof backoff.question !== 'string' || !whole(backoff.unknowns) || backoff.unknowns < 1 || !whole(backoff.nextPollAt)) {
+	if (
+		!isRecord(saved) ||
+		typeof backoff.question !== 'string' ||
+		!whole(backoff.unknowns) ||
+		backoff.unknowns < 1 ||
+		!whole(backoff.nextPollAt)
+	) {
 		return { problem: 'its back-off after status U is not of the expected shape' };
 	}
 	if (backoff.question !== question) return {};
