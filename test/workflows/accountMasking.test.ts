@@ -1,10 +1,10 @@
 /**
  * No full account number in any message: a receiving or virtual account that the gateway echoes
- * in a quota failure is masked in the error, the error item and resultMessage, whatever its shape,
- * as it is in the node parameters attached to the error; other account-like runs in the gateway's
- * text are masked too, and the node's own figures are not.
+ * in a quota failure, or a bank filter of the listing, is masked in the error, the error item and
+ * resultMessage, whatever its shape or case, as it is in the node parameters attached to the error;
+ * other account-like runs in the gateway's text are masked too, and the node's own figures are not.
  */
-import { quota, useSimulator } from './helpers';
+import { list, quota, useSimulator } from './helpers';
 
 const { sim } = useSimulator();
 
@@ -87,5 +87,70 @@ describe('a quota failure that echoes the accumulation ID shows it by its last f
 		expect(String(run.json[0].error)).toMatch(
 			/response-time \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00 is 6\d\d s old .*\(\d{4}-\d{2}-\d{2}T[\d:.]+Z\); at most 300 s/,
 		);
+	});
+});
+
+/** A signed F answer whose resultMessage the gateway wrote. */
+function gatewaySays(message: string, operation: 'list' | 'quota') {
+	sim().addFault({ fault: 'answer', operation, answer: { status: 'F', code: 'PARAM_ILLEGAL', message } });
+}
+
+/** The letters and digits of a text, in upper case: an account in whatever grouping or case. */
+const compact = (text: string) => text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+
+describe("the request's own account, echoed by the gateway in another shape or case", () => {
+	const cases: Array<[string, 'RECEIVING_ACCOUNT' | 'VIRTUAL_ACCOUNT', string, string, string]> = [
+		['dotted groups', 'RECEIVING_ACCOUNT', '6222021234567890', 'Account 6222.0212.3456.7890 is frozen', 'Account ****7890 is frozen'],
+		['lower case', 'VIRTUAL_ACCOUNT', 'VA20240001', 'Account va20240001 is frozen', 'Account ****0001 is frozen'],
+		['lower case, few digits', 'VIRTUAL_ACCOUNT', 'VA-0099', 'virtual account va-0099 unknown', 'virtual account ****0099 unknown'],
+		['slashes', 'RECEIVING_ACCOUNT', '6222021234567890', 'Account 6222/0212/3456/7890 is frozen', 'Account ****7890 is frozen'],
+	];
+	it.each(cases)("the quota's accumulation ID in %s", async (_name, method, id, message, shown) => {
+		gatewaySays(message, 'quota');
+		const run = await quota(sim(), { quotaAccumulationMethod: method, quotaAccumulationId: id, currency: 'USD' }, {
+			continueOnFail: true,
+		});
+		expect(run.json[0].resultCode).toBe('PARAM_ILLEGAL');
+		expect(run.json[0].resultMessage).toBe(shown);
+		expect(compact(produced(run))).not.toContain(compact(id));
+	});
+
+	it("the listing's IBAN filter echoed in lower case", async () => {
+		const iban = 'GB29NWBK60161331926819';
+		gatewaySays(`No beneficiary with IBAN ${iban.toLowerCase()}`, 'list');
+		const run = await list(sim(), { returnAll: true, filters: { bankAccountIBAN: iban } }, { continueOnFail: true });
+		expect(run.json[0].resultCode).toBe('PARAM_ILLEGAL');
+		expect(run.json[0].resultMessage).toBe('No beneficiary with IBAN ****6819');
+		expect(produced(run).toUpperCase()).not.toContain(iban);
+	});
+
+	it("the listing's bank account number filter echoed in dotted groups", async () => {
+		gatewaySays('No beneficiary with account 6222.0212.3456.78', 'list');
+		const run = await list(sim(), { returnAll: true, filters: { bankAccountNo: '62220212345678' } }, { continueOnFail: true });
+		expect(run.json[0].resultMessage).toBe('No beneficiary with account ****5678');
+	});
+});
+
+describe("other accounts in the gateway's text, in any case and grouping, are masked; our own figures are not", () => {
+	const cases: Array<[string, string, string]> = [
+		['a lower-case IBAN', 'linked account de89370400440532013000 is closed', 'linked account ****3000 is closed'],
+		['a mixed-case prefix', 'linked account Acct6222021234567890 is closed', 'linked account ****7890 is closed'],
+		['a five-letter prefix', 'linked account ACCNO6222021234567890 is closed', 'linked account ****7890 is closed'],
+		['dotted groups', 'linked account 6222.0212.3456.7890 is closed', 'linked account ****7890 is closed'],
+		['underscore groups', 'linked account 6222_0212_3456_7890 is closed', 'linked account ****7890 is closed'],
+		['full-width digits', 'linked account ６２２２０２１２３４５６７８９０ is closed', 'linked account ****7890 is closed'],
+		[
+			'our own figures beside them',
+			'account 6222.0212.3456.7890 closed on 31.01.2026 at 12:00; retry in 300 s (code 42, 3 of 200, 1250000.00 USD)',
+			'account ****7890 closed on 31.01.2026 at 12:00; retry in 300 s (code 42, 3 of 200, 1250000.00 USD)',
+		],
+	];
+	it.each(cases)('%s', async (_name, message, shown) => {
+		gatewaySays(message, 'quota');
+		const run = await quota(sim(), { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' }, {
+			continueOnFail: true,
+		});
+		expect(run.json[0].resultCode).toBe('PARAM_ILLEGAL');
+		expect(run.json[0].resultMessage).toBe(shown);
 	});
 });

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only test: captures process output */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { SECRET_PIECE } from '../../nodes/PartnerAccountInquiry/shared/core/redaction';
 import { readSandboxKey, type FaultRule } from '../../sandbox/server';
 import { list, quota, useSimulator, type RunExtras } from './helpers';
 
@@ -92,5 +93,47 @@ describe('no private key or access token in anything the node produces, on any p
 			for (const window of KEY_WINDOWS) expect(produced).not.toContain(window);
 			expect(produced).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----\s*MII/);
 		}
+	});
+});
+
+/**
+ * An unsigned HTTP 400 that echoes the listing's body: the error quotes the body's start, which is
+ * redacted whole before it is cut, so no run of SECRET_PIECE (8) characters of a secret is left,
+ * not even the start of one cut off at the edge.
+ */
+describe('a secret of the listing echoed by an unsigned 4xx: no piece of it in the error or the error item', () => {
+	/** A 64-character access token (the API's maximum). */
+	const TOKEN = 'AT-' + 'q7Zk2mWv9xLp4RtB8nCy3HdF6gJs1KeU5aVoTiPwQbXrMlNzEcYuSdGhIjOf0'.slice(0, 61);
+	const pieces = (secret: string) =>
+		Array.from({ length: secret.length - SECRET_PIECE + 1 }, (_, i) => secret.slice(i, i + SECRET_PIECE));
+	const produced = (run: Awaited<ReturnType<typeof list>>) =>
+		[JSON.stringify(run.run.data.resultData), JSON.stringify(run.items), JSON.stringify(run.error ?? null)].join('\n');
+
+	it('a 64-character access token', async () => {
+		expect(TOKEN).toHaveLength(64);
+		sim().addFault({ fault: 'echoRequest', operation: 'list' });
+		const run = await list(
+			sim(),
+			{ returnAll: true, options: { customerId: 'CUST_SMALL', accessToken: TOKEN } },
+			{ continueOnFail: true },
+		);
+		expect(run.json).toHaveLength(1);
+		expect(String(run.json[0].error)).toMatch(/HTTP 400/);
+		expect(String(run.json[0].description)).toMatch(/The body began: Bad request: .*\[hidden\]/);
+		const text = produced(run);
+		for (const piece of pieces(TOKEN)) expect(text).not.toContain(piece);
+	});
+
+	it('a long beneficiary token filter', async () => {
+		const beneficiaryToken = Buffer.from('token:' + 'SECRET-BANK-DETAILS-'.repeat(4)).toString('base64');
+		sim().addFault({ fault: 'echoRequest', operation: 'list' });
+		const run = await list(
+			sim(),
+			{ returnAll: true, filters: { beneficiaryToken }, options: { customerId: 'CUST_SMALL' } },
+			{ continueOnFail: true },
+		);
+		expect(String(run.json[0].error)).toMatch(/HTTP 400/);
+		const text = produced(run);
+		for (const piece of pieces(beneficiaryToken)) expect(text).not.toContain(piece);
 	});
 });

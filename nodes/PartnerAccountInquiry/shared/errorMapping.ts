@@ -7,7 +7,8 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isMaskedField, SECRET_FIELDS } from './core/api/fields';
-import { maskAccount, PartnerError } from './core/errors';
+import { PartnerError } from './core/errors';
+import { maskAccount } from './core/redaction';
 
 export type NodeError = NodeApiError | NodeOperationError;
 

@@ -6,7 +6,8 @@
  * the node's own finding (a parameter, a key, an answer that failed a check:
  * NodeOperationError). The n8n layer maps them in one function (shared/errorMapping.ts).
  *
- * No error ever carries key material or an access token.
+ * No error ever carries key material or an access token: every text of an error from a request is
+ * redacted (redaction.ts) before it leaves the session.
  */
 import { explainResult, type ApiResult, type ResultExplanation } from './api/resultCodes';
 import { RETRY_POLICY } from './flow/retry';
@@ -221,86 +222,4 @@ export function isRateLimited(error: unknown): boolean {
 /** Network errors, timeouts, HTTP 429 and 5xx, and REQUEST_TRAFFIC_EXCEED_LIMIT: worth another, freshly signed, try. */
 export function isTransient(error: unknown): boolean {
 	return error instanceof TransientError || isRateLimited(error);
-}
-
-/** A bank account number or IBAN as a message shows it: its last four characters ("****6819"). */
-export function maskAccount(value: string): string {
-	return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
-}
-
-/**
- * Account-like runs in text the gateway wrote (a resultMessage, an error page), shown by their
- * last four characters: an IBAN, compact or in groups ("GB29NWBK60161331926819", "GB29 NWBK 6016
- * 1331 9268 19"); an upper-case prefix before 6 or more digits ("VA12345678", "ACC-0012345"); and
- * digits, alone or in groups joined by single hyphens or spaces ("6222021234567890",
- * "6222-0212-3456"), 8 or more in all. A date ("2026-01-31", a response-time) is left as it is, and
- * so are the node's own figures (seconds, statuses, counts: fewer than 8 digits). A value of the
- * request itself (an accumulation ID, a bank filter) is masked whatever its shape (maskValues).
- */
-const ACCOUNT_LIKE =
-	/(?<![\p{L}\p{N}])(?:[A-Z]{2}\d{2}(?:[A-Za-z0-9]{10,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)|[A-Z]{1,4}[-_]?\d{6,34}|\d+(?:[- ]\d+){0,7})(?![\p{L}\p{N}])/gu;
-/** A date, or a date and an hour ("2026-01-31 12" of "2026-01-31 12:00"). */
-const DATE = /^\d{4}-\d{2}-\d{2}(?: \d{2})?$/;
-
-function maskAccountLike(run: string): string {
-	if (/^\d/.test(run) && (run.replace(/\D/g, '').length < 8 || DATE.test(run))) return run;
-	return maskAccount(run);
-}
-
-export function maskAccountNumbers(text: string): string {
-	return text.replace(ACCOUNT_LIKE, maskAccountLike);
-}
-
-/**
- * The error with every secret value of the request removed from its texts, and every account
- * number or IBAN masked: a gateway may echo the
- * request (an unsigned 4xx body, a resultMessage), and such text reaches messages, descriptions,
- * error items and an AI agent's answer. A secret is replaced wherever it appears, as sent or as a
- * JSON string would escape it.
- */
-export function redactError(error: unknown, secrets: readonly string[], masked: readonly string[] = []): unknown {
-	if (!(error instanceof PartnerError)) return error;
-	const redact = (text: string): string => maskAccountNumbers(maskValues(redactSecrets(text, secrets), masked));
-	error.message = redact(error.message);
-	error.hint = redact(error.hint);
-	if (error instanceof ApiResultError) {
-		error.explanation.message = redact(error.explanation.message);
-		error.explanation.description = redact(error.explanation.description);
-	}
-	if (error instanceof TransientError) error.detail = redact(error.detail);
-	return error;
-}
-
-/**
- * Each of `values` (the request's bank details and account numbers) by its last four characters,
- * whatever its shape and however the gateway echoes it: as sent, JSON-escaped, or its letters and
- * digits regrouped ("6222-0212-3456" echoed as "622202123456" or "6222 0212 3456"). Only where it
- * stands alone, not inside a longer word or (hyphenated) number: a short account number "1234"
- * leaves the node's own "12345 ms" as it is, and a longer account it begins is masked as a whole.
- */
-function maskValues(text: string, values: readonly string[]): string {
-	let out = text;
-	for (const value of values) {
-		const characters = Array.from(value.replace(/[^\p{L}\p{N}]/gu, ''));
-		const forms = [value, JSON.stringify(value).slice(1, -1)].map(escapeRegExp);
-		if (characters.length > 0) forms.push(characters.map(escapeRegExp).join('[-\\s]?'));
-		const alone = new RegExp(`(?<![\\p{L}\\p{N}]-?)(?:${forms.join('|')})(?!-?[\\p{L}\\p{N}])`, 'gu');
-		out = out.replace(alone, () => maskAccount(value));
-	}
-	return out;
-}
-
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function redactSecrets(text: string, secrets: readonly string[]): string {
-	let out = text;
-	for (const secret of secrets) {
-		if (!secret) continue;
-		for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
-			out = out.split(form).join('[hidden]');
-		}
-	}
-	return out;
 }

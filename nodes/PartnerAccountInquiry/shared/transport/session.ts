@@ -13,7 +13,8 @@ import { sleep } from 'n8n-workflow';
 import { NUMBER_OPTIONS } from '../core/api/fields';
 import { joinUrl } from '../core/api/gateway';
 import { judgeAnswer } from '../core/api/judgeAnswer';
-import { isRateLimited, isTransient, redactError } from '../core/errors';
+import { isRateLimited, isTransient } from '../core/errors';
+import { redactError, redactText } from '../core/redaction';
 import { RequestScheduler } from '../core/flow/scheduler';
 import { privateKeyFrom, publicKeyFrom } from '../core/signing/keys';
 import { ReplayGuard } from '../core/signing/replayGuard';
@@ -104,6 +105,9 @@ export class ApiSession {
 	async send(path: string, body: IDataObject, options: CallOptions = {}): Promise<VerifiedAnswer> {
 		const url = joinUrl(this.credentials.baseUrl, path);
 		const { clientId, responseTimeToleranceSeconds } = this.credentials;
+		const set = (values: Array<string | undefined> = []) => values.filter((value): value is string => !!value);
+		const secrets = set(options.secrets);
+		const masked = set(options.masked);
 		try {
 			const answer = await exchange(this.fn, {
 				url,
@@ -120,6 +124,7 @@ export class ApiSession {
 				publicKey: this.publicKey,
 				nowMs,
 				toleranceSeconds: responseTimeToleranceSeconds,
+				redact: (text) => redactText(text, secrets, masked),
 			});
 			const { responseId } = judged.data;
 			if (typeof responseId === 'string' && responseId !== '') {
@@ -141,8 +146,7 @@ export class ApiSession {
 				},
 			};
 		} catch (error) {
-			const set = (values: Array<string | undefined> = []) => values.filter((value): value is string => !!value);
-			throw redactError(error, set(options.secrets), set(options.masked));
+			throw redactError(error, secrets, masked);
 		}
 	}
 }

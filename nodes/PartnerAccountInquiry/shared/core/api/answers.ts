@@ -4,7 +4,8 @@
  * so a gateway that ignored a filter, or an answer meant for another request, verifies. These
  * checks, derived from the field rows, refuse such answers before anything is emitted.
  */
-import { ForeignAnswerError, maskAccount, RequestError } from '../errors';
+import { ForeignAnswerError, RequestError } from '../errors';
+import { maskAccount } from '../redaction';
 import { BENEFICIARY_FILTERS, isMaskedQuotaId, METHOD_WITH_TRADE_TYPE } from './fields';
 import { shown, type QuotaRequest } from './validation';
 

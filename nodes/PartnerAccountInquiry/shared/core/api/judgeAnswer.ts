@@ -35,6 +35,11 @@ export interface AnswerContext {
 	publicKey: KeyObject;
 	nowMs: number;
 	toleranceSeconds: number;
+	/**
+	 * Redacts a text of the answer before an error quotes a cut of it (core/redaction.ts: the
+	 * request's secrets and accounts): a text is redacted whole and cut after, never the other way.
+	 */
+	redact?: (text: string) => string;
 }
 
 /** Whether an answer carries a signature header: it decides how much of its body is read. */
@@ -54,17 +59,18 @@ export interface JudgedAnswer {
 /** The answer's data, when it is a verified, fresh, well-formed success; otherwise the error that says why not. */
 export function judgeAnswer(answer: RawAnswer, context: AnswerContext): JudgedAnswer {
 	const { status, headers, body: raw, truncated } = answer;
+	const { redact = (text: string) => text, ...verifyContext } = context;
 	if (!isSigned(headers)) {
 		// An unsigned failure is reported (it carries nothing to trust); an unsigned success is refused below.
 		const failure = truncated ? undefined : unsignedFailure(raw);
 		if (failure) throw new ApiResultError(failure, true);
 		if (status === 429 || status >= 500) {
-			throw new TransientError(`The gateway answered HTTP ${status}`, snippet(raw), status);
+			throw new TransientError(`The gateway answered HTTP ${status}`, snippet(raw, redact), status);
 		}
 		if (status < 200 || status >= 300) {
 			throw new RequestError(
 				`The gateway answered HTTP ${status} with no signed API result`,
-				`Check the Gateway or Base URL in the credential. The body began: ${snippet(raw)}`,
+				`Check the Gateway or Base URL in the credential. The body began: ${snippet(raw, redact)}`,
 				status,
 			);
 		}
@@ -80,9 +86,9 @@ export function judgeAnswer(answer: RawAnswer, context: AnswerContext): JudgedAn
 		method: 'POST',
 		headers,
 		body: raw,
-		...context,
+		...verifyContext,
 	});
-	const data = parseJson(raw);
+	const data = parseJson(raw, redact);
 	const result = data.result as ApiResult | undefined;
 	if (!result || typeof result !== 'object' || typeof result.resultStatus !== 'string') {
 		throw new RequestError(
@@ -92,7 +98,7 @@ export function judgeAnswer(answer: RawAnswer, context: AnswerContext): JudgedAn
 	}
 	if (!RESULT_STATUSES.includes(result.resultStatus)) {
 		throw new RequestError(
-			`The response is malformed: its resultStatus is ${JSON.stringify(result.resultStatus.slice(0, 20))}, not S, F or U`,
+			`The response is malformed: its resultStatus is ${JSON.stringify(redact(result.resultStatus).slice(0, 20))}, not S, F or U`,
 			'The answer does not follow the API, so it was not used. Contact support quoting this message.',
 		);
 	}
@@ -110,8 +116,8 @@ function unsignedFailure(raw: Buffer): Record<string, unknown> | undefined {
 	return resultStatus === 'F' || resultStatus === 'U' ? (result as Record<string, unknown>) : undefined;
 }
 
-function parseJson(raw: Buffer): Record<string, unknown> {
-	const parsed = parseResponseBody(raw);
+function parseJson(raw: Buffer, redact: (text: string) => string): Record<string, unknown> {
+	const parsed = parseResponseBody(raw, redact);
 	if (!parsed.ok) {
 		throw new RequestError(
 			parsed.problem,
@@ -121,7 +127,8 @@ function parseJson(raw: Buffer): Record<string, unknown> {
 	return parsed.value as Record<string, unknown>;
 }
 
-function snippet(raw: Buffer): string {
-	const text = raw.subarray(0, 1024).toString('utf8').replace(/\s+/g, ' ').trim();
+/** The start of an unsigned body, redacted whole before it is cut to 120 characters. */
+function snippet(raw: Buffer, redact: (text: string) => string): string {
+	const text = redact(raw.subarray(0, 1024).toString('utf8').replace(/\s+/g, ' ').trim());
 	return text.length > 120 ? `${text.slice(0, 120)}…` : text || '(empty)';
 }

@@ -1,13 +1,14 @@
 /**
  * The raw response body, once verified, as a JSON object: strict UTF-8 (a broken byte is an
  * error, not a silent U+FFFD), valid JSON, an object at the top. A problem is returned, not
- * thrown, with a sentence that says what was wrong.
+ * thrown, with a sentence that says what was wrong; `redact` (core/redaction.ts) is applied to the
+ * body before the sentence quotes its start.
  */
 export type ParsedBody = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-export function parseResponseBody(raw: Uint8Array): ParsedBody {
+export function parseResponseBody(raw: Uint8Array, redact: (text: string) => string = (text) => text): ParsedBody {
 	let text: string;
 	try {
 		text = decoder.decode(raw);
@@ -20,7 +21,7 @@ export function parseResponseBody(raw: Uint8Array): ParsedBody {
 	} catch {
 		return {
 			ok: false,
-			problem: `The response body is not valid JSON (${text.length} characters, starting ${JSON.stringify(text.slice(0, 40))})`,
+			problem: `The response body is not valid JSON (${text.length} characters, starting ${JSON.stringify(redact(text).slice(0, 40))})`,
 		};
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {

@@ -2,7 +2,8 @@
  * The checks made before anything is sent, derived from the field rows in fields.ts. A request
  * that breaks one never leaves n8n; the error names the field, the rule and (unless secret) the value.
  */
-import { maskAccount, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
+import { maskAccount } from '../redaction';
 import { settleSync } from '../flow/settle';
 import {
 	BENEFICIARY_FILTERS,
