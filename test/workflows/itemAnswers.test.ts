@@ -177,6 +177,22 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		expect(run.json[1].proof).toEqual({ page: 1 });
 	});
 
+	it('an answer that carries _listedFor is refused with Include Owner off too (version 1, unset): never passed on as if it said whose list it is', async () => {
+		const small = sim().beneficiaries('CUST_SMALL');
+		small[0] = { ...small[0], _listedFor: { customerId: 'CUST_OTHER' } } as unknown as (typeof small)[number];
+		const runs = [
+			await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } }),
+			await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: false } }, V1_1),
+		];
+		for (const listed of runs) {
+			expect(listed.status).toBe('error');
+			expect(listed.json).toEqual([]);
+			expect(listed.error?.message).toBe(
+				'Beneficiary 1 of the answer carries a field named _listedFor, the name this node gives the field that says whose list an item came from',
+			);
+		}
+	});
+
 	it('an answer that already carries _listedFor is refused rather than overwritten', async () => {
 		sim().addFault({
 			fault: 'nonObjectItem',

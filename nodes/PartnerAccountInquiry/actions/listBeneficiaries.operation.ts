@@ -89,7 +89,7 @@ export async function execute(
 	const question = listingQuestion(filters, options, limit);
 	const includeOwner = readIncludeOwner(options, node.typeVersion);
 	const items = await listBeneficiaries(session, question, signal);
-	return (includeOwner ? withOwner(items, question.request) : items).map((json) => ({
+	return withOwner(items, question.request, includeOwner).map((json) => ({
 		json,
 		pairedItem: { item: itemIndex },
 	}));

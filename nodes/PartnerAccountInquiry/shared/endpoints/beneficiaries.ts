@@ -103,17 +103,21 @@ export function listedFor(request: BeneficiaryListRequest): IDataObject {
 	return owner;
 }
 
-/** Each item with OWNER_FIELD added and otherwise as the API returned it; one that already carries that name is refused, not overwritten. */
-export function withOwner(items: readonly IDataObject[], request: BeneficiaryListRequest): IDataObject[] {
+/**
+ * Each item as the API returned it, with OWNER_FIELD added when `include` (Include Owner). An item
+ * that already carries that name is refused either way, never overwritten nor passed on: downstream
+ * it would read as this node's word on whose list it came from.
+ */
+export function withOwner(items: readonly IDataObject[], request: BeneficiaryListRequest, include: boolean): IDataObject[] {
 	const owner = listedFor(request);
 	return items.map((item, index) => {
 		if (Object.hasOwn(item, OWNER_FIELD)) {
 			throw new RequestError(
 				`Beneficiary ${index + 1} of the answer carries a field named ${OWNER_FIELD}, the name this node gives the field that says whose list an item came from`,
-				`Nothing was returned rather than an item whose ${OWNER_FIELD} is not the API's. Turn off Include Owner to get the items as the API returned them, and contact support quoting this message.`,
+				`Nothing was returned rather than an item whose ${OWNER_FIELD} is not this node's, whether Include Owner is on or off. Contact support quoting this message.`,
 			);
 		}
-		return { ...item, [OWNER_FIELD]: { ...owner } };
+		return include ? { ...item, [OWNER_FIELD]: { ...owner } } : item;
 	});
 }
 
