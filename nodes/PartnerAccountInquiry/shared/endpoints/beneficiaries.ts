@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkBeneficiaries } from '../core/api/answers';
-import { BENEFICIARY_FILTERS, maskedValues } from '../core/api/fields';
+import { BENEFICIARY_FILTERS, maskedValues, SECRET_FIELDS } from '../core/api/fields';
 import { listingEntryKey } from '../core/api/identity';
 import { PATHS } from '../core/api/gateway';
 import {
@@ -21,6 +21,12 @@ import { confirmWholeListOption, includeProofOption, optionalString, readBoolean
 import type { AnswerProof, ApiSession } from '../transport/session';
 
 const FILTER_KEYS = BENEFICIARY_FILTERS.map((rule) => rule.name);
+
+/** The request's secret values (the rows marked `secret`: the access token, the token filter), never shown even when echoed. */
+function secretValues(request: BeneficiaryListRequest): string[] {
+	const body = request as unknown as Readonly<Record<string, unknown>>;
+	return [...SECRET_FIELDS].map((name) => body[name]).filter((value): value is string => typeof value === 'string');
+}
 
 /** What one listing asks for: the page-1 request (the customer included) and how to read it. */
 export interface ListingQuestion {
@@ -147,7 +153,7 @@ export async function listBeneficiaries(
 			const answer = await session.send(PATHS.listBeneficiaries, { ...request, pageNumber } as unknown as IDataObject, {
 				timeout,
 				signal: pageSignal,
-				secrets: [request.accessToken, request.beneficiaryToken as string | undefined],
+				secrets: secretValues(request),
 				masked: maskedValues(request),
 				withProof,
 			});
