@@ -73,6 +73,19 @@ describe('Customer ID by expression: a row whose cell is empty or blank is refus
 	});
 });
 
+describe('Options given as one expression (an imported or generated workflow)', () => {
+	it('n8n 2.41 drops the collection before the node runs: no option reaches it (the README says to give each option its own expression)', async () => {
+		// The node cannot tell this from Options left empty: each item is read as with no options.
+		// Were n8n to hand the expression on, an empty customer would be refused (test/nodes/emptyExpressions.test.ts).
+		await list(
+			sim(),
+			{ returnAll: true, options: '={{ { customerId: $json.customerId } }}' },
+			{ items: [{ customerId: 'CUST_SMALL' }], continueOnFail: true },
+		);
+		expect(bodies().map((body) => body.customerId)).toEqual([undefined]);
+	});
+});
+
 describe('every field whose empty value reads your own account is decided the same way', () => {
 	const tokenRows: IDataObject[] = [{ token: 'tok-1' }, { token: '' }, { token: ' ' }];
 

@@ -219,24 +219,32 @@ export function optionalString(value: unknown): string | undefined {
 }
 
 /**
- * Whether the node's parameter at `path` (["options", "customerId"]) is an expression: n8n gives
- * the node the resolved value, and keeps the parameter as typed in the node, an expression being
- * text that starts with "=".
+ * Where the value of the node's parameter at `path` (["options", "customerId"]) comes from an
+ * expression: the path itself, or the enclosing collection that is one expression as a whole
+ * (`options: "={{ { customerId: $json.id } }}"`, as imported or generated workflows have it);
+ * undefined when neither is. n8n gives the node the resolved value and keeps the parameter as
+ * typed in the node, an expression being text that starts with "=".
  */
-export function isExpression(node: INode, path: readonly string[]): boolean {
+export function expressionAt(node: INode, path: readonly string[]): { path: string[]; text: string } | undefined {
 	let value: unknown = node.parameters;
-	for (const key of path) {
-		if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-		value = (value as IDataObject)[key];
+	for (let depth = 0; depth <= path.length; depth++) {
+		if (typeof value === 'string') return value.startsWith('=') ? { path: path.slice(0, depth), text: value } : undefined;
+		if (depth === path.length || !value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+		value = (value as IDataObject)[path[depth]];
 	}
-	return typeof value === 'string' && value.startsWith('=');
+	return undefined;
 }
+
+/** "options" as the editor shows it: "Options". */
+const collectionLabel = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /**
  * Refuses a value an expression was meant to give but did not (empty, blank, nothing) where an
  * empty value would answer another question than the item asked: the partner's own account
  * instead of a customer's (the rows' `emptyMeans`), or no subject at all. A field left empty as
- * typed is not refused here; it means what its row says.
+ * typed is not refused here; it means what its row says. Where the enclosing collection is the
+ * expression, the field is the expression's when the collection it gave holds the field (`values`:
+ * empty, blank or null) or the expression names it; a field it neither gives nor names is unset.
  */
 export function refuseEmptyExpression(
 	node: INode,
@@ -244,15 +252,26 @@ export function refuseEmptyExpression(
 	path: readonly string[],
 	field: Pick<FieldRule, 'name' | 'label' | 'secret' | 'emptyMeans'>,
 	value: unknown,
+	values?: IDataObject,
 ): void {
-	if (optionalString(value) !== undefined || !isExpression(node, path)) return;
+	if (optionalString(value) !== undefined) return;
+	const expression = expressionAt(node, path);
+	if (!expression) return;
+	const whole = expression.path.length < path.length;
+	if (whole && !(values && Object.hasOwn(values, field.name)) && !expression.text.includes(field.name)) return;
 	const got = field.secret || value === undefined || value === null ? 'nothing' : JSON.stringify(value);
 	const consequence = field.emptyMeans ? `; an empty ${field.label} ${field.emptyMeans}` : '';
+	const source = whole
+		? `${collectionLabel(expression.path.join('.'))} is an expression that gave ${field.label} ${got}`
+		: `${field.label} is an expression that gave ${got}`;
+	const onPurpose = whole
+		? ` To leave it empty on purpose, leave ${field.label} out of what the ${collectionLabel(expression.path.join('.'))} expression gives.`
+		: ` To leave it empty on purpose, remove ${field.label} from the node or leave it empty without an expression.`;
 	throw new ValidationError(
 		field.name,
 		'an expression must give a value',
-		`${field.label} is an expression that gave ${got} for item ${itemIndex}${consequence}, so nothing was sent for this item`,
-		`Give every item its ${field.label} (drop the items without one first, e.g. with a Filter node).${field.emptyMeans ? ` To leave it empty on purpose, remove ${field.label} from the node or leave it empty without an expression.` : ''}`,
+		`${source} for item ${itemIndex}${consequence}, so nothing was sent for this item`,
+		`Give every item its ${field.label} (drop the items without one first, e.g. with a Filter node).${field.emptyMeans ? onPurpose : ''}`,
 	);
 }
 
@@ -264,5 +283,5 @@ export function refuseEmptyAccountExpressions(
 	values: IDataObject,
 ): void {
 	for (const rule of ACCOUNT_CHOOSING_FIELDS)
-		refuseEmptyExpression(node, itemIndex, [collection, rule.name], rule, values[rule.name]);
+		refuseEmptyExpression(node, itemIndex, [collection, rule.name], rule, values[rule.name], values);
 }
