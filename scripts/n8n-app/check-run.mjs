@@ -174,13 +174,17 @@ cases['agent-tool'] = () => {
 	check(JSON.stringify(listed.map((b) => b.beneficiaryToken)) === JSON.stringify(expected), `the beneficiaries tool gave ${listing.slice(0, 300)}`);
 	const ownListed = JSON.parse(own.replace(/^Tool result: /, '') || '[]');
 	const ownExpected = beneficiaries('').map((b) => b.beneficiaryToken);
-	check(JSON.stringify(ownListed.map((b) => b.beneficiaryToken)) === JSON.stringify(ownExpected), `with no arguments the beneficiaries tool gave ${own.slice(0, 300)}`);
+	check(JSON.stringify(ownListed.map((b) => b.beneficiaryToken)) === JSON.stringify(ownExpected), `the own-account tool gave ${own.slice(0, 300)}`);
 	// What n8n offered the model: both tools, their arguments being the $fromAI() keys.
 	const requests = readFileSync(process.env.PAI_SMOKE_LLM_LOG ?? '', 'utf8').trim().split('\n').map((line) => JSON.parse(line));
 	const tools = new Map(requests.flatMap((r) => r.body?.tools ?? []).map((t) => [t.function.name, Object.keys(t.function.parameters?.properties ?? {}).sort().join(', ')]));
-	const want = { Get_available_quota: 'currency, userId', List_beneficiaries: 'accountName, customerId' };
+	const want = {
+		Get_available_quota: 'currency, userId',
+		List_beneficiaries: 'accountName, customerId',
+		List_my_own_beneficiaries: 'accountName',
+	};
 	for (const [name, args] of Object.entries(want)) check(tools.get(name) === args, `n8n offered tool ${name} with arguments {${tools.get(name)}}, expected {${args}}`);
-	return 'tools Get_available_quota {currency, userId} and List_beneficiaries {accountName, customerId} offered; U-1001 answered 12500, U-CONTRACT answered resultCode CONTRACT_CHECK_FAIL, CUST_SMALL "深圳" answered its 2 beneficiaries, no arguments answered the own 12';
+	return 'tools Get_available_quota {currency, userId}, List_beneficiaries {accountName, customerId} and List_my_own_beneficiaries {accountName} offered; U-1001 answered 12500, U-CONTRACT answered resultCode CONTRACT_CHECK_FAIL, CUST_SMALL "深圳" answered its 2 beneficiaries, the own account its 12';
 };
 
 // 2.x with N8N_SSRF_PROTECTION_ENABLED=true and loopback not in N8N_SSRF_ALLOWED_IP_RANGES: the

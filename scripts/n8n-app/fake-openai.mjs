@@ -4,7 +4,8 @@
 //   node scripts/n8n-app/fake-openai.mjs --port <port> --log <requests.jsonl>
 //
 // It behaves like a model that always uses a tool: for a question about beneficiaries its first
-// answer calls the offered tool whose name contains "beneficiar" with { customerId, accountName }
+// answer calls the offered tool List_beneficiaries with { customerId, accountName } (a question
+// naming no customer: the tool whose name says "own", with { accountName })
 // (CUST_... and the word after "named"); for any other question naming a user ID (U-...) it
 // calls the tool whose name contains "quota" with { userId, currency }: the keys the workflow's
 // $fromAI() expressions declare. Once the tool's result is in the conversation it answers
@@ -49,9 +50,10 @@ function answer(body) {
 	let tool;
 	let args;
 	if (/beneficiar/i.test(question)) {
-		tool = offered(/beneficiar/i);
-		// Arguments it cannot fill are left out, as models do: the $fromAI() defaults apply.
+		// A customer's list, or the own account's (its own tool: a customer left empty is refused).
 		const customerId = question.match(/\bCUST_[A-Z0-9_]+\b/)?.[0];
+		tool = customerId ? offered(/^List_beneficiaries$/) : (offered(/own/i) ?? offered(/beneficiar/i));
+		// Arguments it cannot fill are left out, as models do: the $fromAI() defaults apply.
 		const accountName = question.match(/named (\S+?)[?.]?$/)?.[1];
 		args = { ...(customerId ? { customerId } : {}), ...(accountName ? { accountName } : {}) };
 	} else {
