@@ -235,6 +235,20 @@ describe('a replayed answer is refused', () => {
 		// The replay really was the earlier answer: the same bytes verified (no signature or freshness error).
 		expect(sim().requests.at(-1)?.fault).toBe('replay');
 	});
+
+	it('an answer replayed to a workflow with a longer tolerance is refused: it was already accepted once', async () => {
+		const first = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } }, {
+			credentials: { responseTimeToleranceSeconds: 2 },
+		});
+		expect(first.status).toBe('success');
+		// Stale for the first credential (2 s), still fresh for the default one (300 s).
+		await new Promise((resolve) => setTimeout(resolve, 3_200));
+		sim().addFault({ fault: 'replay', operation: 'list', times: 1 });
+		const again = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		expect(sim().requests.at(-1)?.fault).toBe('replay');
+		expect(again.status).toBe('error');
+		expect(again.error?.message).toMatch(/already received once/);
+	});
 });
 
 /** A README block by its marker comment (`<!-- name: ... -->`), as it stands. */

@@ -62,7 +62,7 @@ export interface VerifiedAnswer {
 	proof?: AnswerProof;
 }
 
-/** Answers already accepted, by responseId: one memory for the whole n8n process (replayGuard.ts). */
+/** Answers already accepted, by responseId: one memory for the whole n8n process, every credential's tolerance (replayGuard.ts). */
 const REPLAYS = new ReplayGuard();
 
 export class ApiSession {
@@ -128,8 +128,8 @@ export class ApiSession {
 			});
 			const { responseId } = judged.data;
 			if (typeof responseId === 'string' && responseId !== '') {
-				const staleAfterMs = (parseTimestamp(judged.responseTime) as number) + responseTimeToleranceSeconds * 1000;
-				REPLAYS.accept(this.credentials.baseUrl, clientId, responseId, staleAfterMs, nowMs);
+				const responseTimeMs = parseTimestamp(judged.responseTime) as number;
+				REPLAYS.accept(this.credentials.baseUrl, clientId, responseId, responseTimeMs, nowMs);
 			}
 			const data = judged.data as IDataObject;
 			if (!options.withProof) return { data };

@@ -1,29 +1,38 @@
 /**
  * Replays within the freshness window. A signed answer recorded and served again while its
  * response-time is still within the tolerance verifies; the listing's answer carries a
- * `responseId` that the service makes unique, so an answer whose (client ID, responseId) was
- * already accepted is refused. The quota answer carries no responseId: nothing to check there
+ * `responseId` that the service makes unique, so an answer whose (gateway, client ID, responseId)
+ * was already accepted is refused. The quota answer carries no responseId: nothing to check there
  * (docs/api.md, Replays).
  *
- * Memory: one entry per accepted answer, kept only while it could still pass the freshness check
- * (the tolerance, either way, after its response-time), and at most MAX_REMEMBERED entries. Each
- * entry is forgotten as soon as it could no longer pass that check, whatever order the answers
- * came in: one accepted under a long tolerance does not hold on to the short-lived ones accepted
- * after it. An entry is a SHA-256 digest of the gateway, the client ID and the responseId
- * (whatever their length), a time and its place in a heap: about 175 bytes, so some 17 MB at the
- * cap. Past the cap the entry closest to going stale is forgotten first (the earliest accepted
- * among equals), so a replay of it would pass until then. The memory is the process's: in queue
- * mode each worker remembers its own answers.
+ * How long: the memory is the process's, and so are its workflows. One credential may accept an
+ * answer under 2 s of tolerance and another, of the same client, under 300 s: an answer forgotten
+ * when the first one's window closed could be replayed to a workflow of the second. So each answer
+ * is remembered until no credential at all could still accept it: its response-time plus the
+ * longest tolerance a credential may set (RETENTION_MS, the API's 86,400 s), never the tolerance of
+ * the credential that first accepted it.
+ *
+ * Memory: one entry per accepted answer of the last day, at most MAX_REMEMBERED. Each is forgotten
+ * as soon as it is past that retention, whatever order the answers came in. An entry is a SHA-256
+ * digest of the gateway, the client ID and the responseId (whatever their length), a time and its
+ * place in a heap: about 175 bytes, so some 17 MB at the cap. Past the cap the entry closest to
+ * going stale (the oldest response-time; the earliest accepted among equals) is forgotten first:
+ * its replay would pass only if still within the tolerance of the credential it is replayed to,
+ * that is after 100,000 other answers within that tolerance (over 300 per second for the default
+ * 300 s). In queue mode each worker remembers its own answers.
  */
 import { createHash } from 'node:crypto';
 
+import { NUMBER_OPTIONS } from '../api/fields';
 import { ResponseVerificationError } from '../errors';
 
 export const MAX_REMEMBERED = 100_000;
+/** How long after its response-time an answer is remembered: the longest tolerance any credential may set. */
+export const RETENTION_MS = NUMBER_OPTIONS.responseTimeToleranceSeconds.max * 1000;
 
 interface Entry {
 	key: string;
-	/** The time (ms) after which the answer is stale anyway. */
+	/** The time (ms) after which no credential could accept the answer any more. */
 	staleAfter: number;
 	/** Acceptance order: among entries stale at the same time, the earliest accepted goes first. */
 	serial: number;
@@ -36,15 +45,20 @@ export class ReplayGuard {
 	private readonly byStaleness: Entry[] = [];
 	private serial = 0;
 
-	constructor(private readonly capacity = MAX_REMEMBERED) {}
+	constructor(
+		private readonly capacity = MAX_REMEMBERED,
+		private readonly retentionMs = RETENTION_MS,
+	) {}
 
 	/**
 	 * Accepts a fresh, verified answer's responseId once: throws when the same client of the same
-	 * gateway (base URL) was already given an answer with it that is still within the window. `staleAfterMs` is when this answer
-	 * stops passing the freshness check (its response-time plus the tolerance).
+	 * gateway (base URL) was already given an answer with it that is still remembered.
+	 * `responseTimeMs` is the answer's verified response-time; it is remembered until that plus the
+	 * retention, whatever the tolerance of the credential that accepted it.
 	 */
-	accept(gateway: string, clientId: string, responseId: string, staleAfterMs: number, nowMs: number): void {
+	accept(gateway: string, clientId: string, responseId: string, responseTimeMs: number, nowMs: number): void {
 		this.forgetStale(nowMs);
+		const staleAfterMs = responseTimeMs + this.retentionMs;
 		const key = createHash('sha256')
 			.update(JSON.stringify([gateway, clientId, responseId]))
 			.digest('base64');
@@ -66,9 +80,9 @@ export class ReplayGuard {
 	}
 
 	/**
-	 * Drops every entry that could no longer pass the freshness check, whatever order they came in.
-	 * One that is stale only after now is kept: the freshness check still accepts an answer at
-	 * exactly its limit.
+	 * Drops every entry that no credential could accept any more, whatever order they came in. One
+	 * that is stale only after now is kept: the freshness check still accepts an answer at exactly
+	 * its limit.
 	 */
 	private forgetStale(nowMs: number): void {
 		while (this.byStaleness.length > 0 && this.byStaleness[0].staleAfter < nowMs) this.seen.delete(this.pop().key);
