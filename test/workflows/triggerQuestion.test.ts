@@ -72,3 +72,29 @@ describe('the access token is part of the question', () => {
 		expect(fired?.map((q) => [q.previousAmount, q.availableQuotaAmount])).toEqual([[12500, 3]]);
 	});
 });
+
+describe('an expression that gives nothing is refused, never read as your own account', () => {
+	it.each([
+		['Customer ID', { event: 'beneficiaryAdded', options: { customerId: "={{ '' }}" } }],
+		['Connected Account ID', { event: 'quotaChanged', ...QUOTA, options: { connectedAccountId: '={{ "  " }}' } }],
+		['Accumulation ID', { event: 'quotaChanged', ...QUOTA, quotaAccumulationId: '={{ $vars.missing ?? "" }}' }],
+	])('%s', async (label, parameters) => {
+		const staticData: IDataObject = {};
+		const result = await open(parameters as INodeParameters, staticData, 'activate').poll();
+		expect(result.ok).toBe(false);
+		expect(result.ok ? '' : String(result.error)).toContain(`${label} is an expression that gave`);
+		expect(staticData.state).toBeUndefined();
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('a Customer ID left empty as typed watches your own account, as before', async () => {
+		const staticData: IDataObject = {};
+		const result = await open(
+			{ event: 'beneficiaryAdded', options: { customerId: '' } } as INodeParameters,
+			staticData,
+			'activate',
+		).poll();
+		expect(result.ok).toBe(true);
+		expect(staticData.state).toBeDefined();
+	});
+});

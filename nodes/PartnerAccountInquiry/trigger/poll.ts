@@ -15,6 +15,7 @@ import { settle } from '../shared/core/flow/settle';
 import { listBeneficiaries, listingQuestion, type ListingSize } from '../shared/endpoints/beneficiaries';
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
 import { toNodeError } from '../shared/errorMapping';
+import { ACCUMULATION_ID, refuseEmptyAccountExpressions, refuseEmptyExpression } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 import { baseline, diffBeneficiaries, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
 import { quotaEvent, readQuotaState } from './quotaState';
@@ -35,6 +36,8 @@ export async function pollBeneficiaries(
 ): Promise<INodeExecutionData[][] | null> {
 	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
+	// An expression that gave nothing would watch your own account instead: refused, as in the action node.
+	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
 	// A poll always confirms a list of several pages: an event must never come from a list that mixes two moments.
 	const question = listingQuestion(filters, { ...options, confirmWholeList: true }, manual ? SAMPLE_SIZE : undefined);
 	if (manual) {
@@ -70,8 +73,13 @@ export async function pollQuota(
 	staticData: IDataObject,
 	manual: boolean,
 ): Promise<INodeExecutionData[][] | null> {
-	const request = buildQuotaRequest((name, fallback) => fn.getNodeParameter(name, fallback));
+	const id = fn.getNodeParameter(ACCUMULATION_ID.name, '');
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
+	refuseEmptyExpression(fn.getNode(), 0, [ACCUMULATION_ID.name], ACCUMULATION_ID, id);
+	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
+	const request = buildQuotaRequest((name, fallback) =>
+		name === ACCUMULATION_ID.name ? id : fn.getNodeParameter(name, fallback),
+	);
 	const threshold = event === 'quotaBelowThreshold' ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
 	const question = quotaQuestion(request, options);
 	if (manual) return [[{ json: { ...(await getQuota(session, question)), event } }]];
