@@ -265,7 +265,7 @@ describe('the per-poll cap never merges', () => {
 	});
 });
 
-describe('an upgrade from release 0.1.0 (state version 2)', () => {
+describe('an upgrade from the previous release (state version 2)', () => {
 	const fixture = STATE_V2 as unknown as { list: Item[]; state: unknown };
 	const read = () => {
 		const reading = readBeneficiaryState(fixture.state, 'q-v2');
@@ -281,8 +281,8 @@ describe('an upgrade from release 0.1.0 (state version 2)', () => {
 		expect(summary(next, fixture.list).seen).toEqual([]);
 	});
 
-	it('an entry saved with a field present as null (which 0.1.0 digested as a value) is no event', () => {
-		// Packed as 0.1.0 packed it: 8 characters of the whole entry, 3 of each field.
+	it('an entry saved with a field present as null (which the previous release digested as a value) is no event', () => {
+		// Packed as the previous release packed it: 8 characters of the whole entry, 3 of each field.
 		const entry = payee('R1', '111', { bankAccountIBAN: null });
 		const fields = Object.keys(entry);
 		const digests = digest(canonical(entry), 8) + fields.map((name) => digest(canonical(entry[name]), 3)).join('');

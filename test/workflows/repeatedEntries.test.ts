@@ -157,7 +157,7 @@ describe('a list growing beyond a Limit', () => {
 	});
 });
 
-describe('an upgrade from release 0.1.0', () => {
+describe('an upgrade from the previous release', () => {
 	const fixture = STATE_V2;
 
 	it("carries on from the previous release's saved state: no fresh baseline, nothing invented, each change once", async () => {

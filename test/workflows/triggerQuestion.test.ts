@@ -2,7 +2,7 @@
  * What a trigger's saved state belongs to: the question it watches. Whatever decides whose data
  * comes back (here the access token, an OAuth token that authorises one user's data) is part of
  * it, so a workflow switched to another token starts a fresh baseline instead of reporting the
- * difference between two users' data; a state saved by release 0.1.0, which left the token out, is
+ * difference between two users' data; a state saved by the previous release, which left the token out, is
  * carried on from.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -58,11 +58,11 @@ describe('the access token is part of the question', () => {
 		expect(JSON.stringify(staticData)).not.toContain('token-of-user-A');
 	});
 
-	it('a state saved by release 0.1.0 with a token (its question left the token out) is carried on from', async () => {
+	it('a state saved by the previous release with a token (its question left the token out) is carried on from', async () => {
 		const staticData: IDataObject = {};
 		const withToken = open(quotaChanges('token-of-user-A'), staticData, 'activate');
 		await emitted(withToken);
-		// What 0.1.0 saved: version 2, the question without the token (as the trigger asks it without one).
+		// What the previous release saved: version 2, the question without the token (as the trigger asks it without one).
 		const withoutToken: IDataObject = {};
 		await emitted(open({ event: 'quotaChanged', ...QUOTA } as INodeParameters, withoutToken, 'activate', 'wf-other'));
 		const saved = withoutToken.state as IDataObject;

@@ -140,7 +140,7 @@ function match(state: BeneficiaryState, current: Current[], columns: Columns): S
 	const unmatched = () => current.filter((now) => now.was === undefined && !matcher.doubtful.has(now));
 	const hasId = (key: string) => hasReference(summaryOf(state.entries[key]).referenceBeneficiaryId);
 	for (const now of unmatched()) {
-		// Keyed by release 0.1.0, which kept an entry with neither ID nor token by its fields in their order.
+		// Keyed by the previous release, which kept an entry with neither ID nor token by its fields in their order.
 		const legacy = legacyEntryGroup(now.item);
 		if (legacy) pair(matcher, [now], saved.get(groupKey(legacy)) ?? []);
 		// A beneficiary given a reference ID: its saved entry is in its token's group, without an ID.

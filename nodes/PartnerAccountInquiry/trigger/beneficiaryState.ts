@@ -41,7 +41,7 @@ export type Entry = [digests: string, ...summary: Scalar[]];
 
 /**
  * Version 3 keys an entry by its group (several entries of one group: `key~2`, `key~3`, ...)
- * with longer digests; version 2 (release 0.1.0) is migrated, version 1 is too old to carry on.
+ * with longer digests; version 2 (the previous release) is migrated, version 1 is too old to carry on.
  */
 export const BENEFICIARY_STATE_VERSION = 3;
 const MIGRATED_VERSION = 2;
@@ -153,13 +153,13 @@ export function keyed(groups: Array<[group: string, entry: Entry]>): Record<stri
 
 /**
  * The saved beneficiary state, if it is one of this question (a version 2 state migrated).
- * `asked0_1`: the same question as release 0.1.0 put it (it left the access token out), which a
+ * `askedBefore`: the same question as the previous release put it (it left the access token out), which a
  * version 2 state names.
  */
 export function readBeneficiaryState(
 	saved: unknown,
 	question: string,
-	asked0_1 = question,
+	askedBefore = question,
 ): StateReading<BeneficiaryState> {
 	const problem = headerProblem(saved, 'beneficiaries', [MIGRATED_VERSION, BENEFICIARY_STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
@@ -176,12 +176,12 @@ export function readBeneficiaryState(
 	if (state.version === BENEFICIARY_STATE_VERSION) {
 		return state.question === question ? { state: saved as BeneficiaryState } : {};
 	}
-	if (state.question !== asked0_1) return {};
+	if (state.question !== askedBefore) return {};
 	return { state: fromVersion2(question, fields as string[], entries as Record<string, Entry>) };
 }
 
 /**
- * A version 2 state (release 0.1.0) in this version's form, the same knowledge: keys from the
+ * A version 2 state (the previous release) in this version's form, the same knowledge: keys from the
  * kept reference ID (version 2 keyed a repeated reference ID by ID and token; a token or an entry
  * without either is keyed the same way in both), and the 3-character field digests padded (a
  * longer digest starts with the shorter one, so they still compare, until the first poll after

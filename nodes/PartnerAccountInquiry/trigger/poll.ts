@@ -45,11 +45,15 @@ export async function pollBeneficiaries(
 		const sample = await listBeneficiaries(session, question);
 		return sample.length ? [sample.map((json) => ({ json: { ...json, event } }))] : null;
 	}
-	const [digest, asked0_1] = watchedDigest(session, { event, filters, customerId: options.customerId ?? '' }, options);
+	const [digest, askedBefore] = watchedDigest(
+		session,
+		{ event, filters, customerId: options.customerId ?? '' },
+		options,
+	);
 	const book = openBook(fn, staticData);
 	const current = await withinBackoff(fn, staticData, digest, wholeListRead(fn, session, question), book);
 	if (current === SKIPPED) return null;
-	const saved = savedState(fn, readBeneficiaryState(staticData.state, digest, asked0_1));
+	const saved = savedState(fn, readBeneficiaryState(staticData.state, digest, askedBefore));
 	if (!saved) {
 		staticData.state = baseline(digest, current) as unknown as IDataObject;
 		book.write(true);
@@ -83,7 +87,7 @@ export async function pollQuota(
 	const threshold = event === 'quotaBelowThreshold' ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
 	const question = quotaQuestion(request, options);
 	if (manual) return [[{ json: { ...(await getQuota(session, question)), event } }]];
-	const [digest, asked0_1] = watchedDigest(
+	const [digest, askedBefore] = watchedDigest(
 		session,
 		{ event, request, threshold, connectedAccountId: options.connectedAccountId ?? '' },
 		options,
@@ -91,7 +95,7 @@ export async function pollQuota(
 	const book = openBook(fn, staticData);
 	const quota = await withinBackoff(fn, staticData, digest, { read: () => getQuota(session, question) }, book);
 	if (quota === SKIPPED) return null;
-	const saved = savedState(fn, readQuotaState(staticData.state, digest, asked0_1));
+	const saved = savedState(fn, readQuotaState(staticData.state, digest, askedBefore));
 	const outcome = quotaEvent(event, saved, digest, quota.availableQuotaAmount as number, threshold, book.whole);
 	staticData.state = outcome.next as unknown as IDataObject;
 	book.write(!outcome.fire);
@@ -171,15 +175,15 @@ function warn(fn: IPollFunctions, problem: string, outcome: string): void {
  * Whose data is watched, and how: another event, filter, subject, customer, access token (an OAuth
  * token authorises one user's data), client ID or gateway is another question, and starts a fresh
  * baseline rather than reporting the difference. The token counts only through a digest, and only
- * when set, so that a question without one is the one release 0.1.0 asked; the second digest is
- * the question as 0.1.0 put it (without the token), which its saved states name.
+ * when set, so that a question without one is the one the previous release asked; the second digest is
+ * the question as the previous release put it (without the token), which its saved states name.
  */
 function watchedDigest(session: ApiSession, watched: IDataObject, options: IDataObject): [string, string] {
 	const { clientId, baseUrl } = session.credentials;
 	const token = typeof options.accessToken === 'string' && options.accessToken ? options.accessToken : undefined;
-	const asked0_1 = questionDigest({ ...watched, clientId, baseUrl });
-	if (token === undefined) return [asked0_1, asked0_1];
-	return [questionDigest({ ...watched, clientId, baseUrl, accessToken: questionDigest(token) }), asked0_1];
+	const askedBefore = questionDigest({ ...watched, clientId, baseUrl });
+	if (token === undefined) return [askedBefore, askedBefore];
+	return [questionDigest({ ...watched, clientId, baseUrl, accessToken: questionDigest(token) }), askedBefore];
 }
 
 /** The saved state to carry on from, or undefined for a fresh baseline (with a warning when it was damaged). */

@@ -10,11 +10,11 @@ import { headerProblem, type StateReading } from './savedState';
 
 /**
  * The quota state's format: version 3 names a question that counts the access token; version 2
- * (release 0.1.0, the same fields) is carried on from when it names the question as 0.1.0 put it.
+ * (the previous release, the same fields) is carried on from when it names the question as the previous release put it.
  * Others are read as damage (a fresh baseline and a warning).
  */
 export const QUOTA_STATE_VERSION = 3;
-const QUOTA_STATE_VERSION_0_1 = 2;
+const QUOTA_STATE_VERSION_BEFORE = 2;
 
 export interface QuotaState {
 	version: typeof QUOTA_STATE_VERSION;
@@ -68,9 +68,9 @@ export function quotaEvent(
 	return { fire, previousAmount: state.amount, next: { ...state, amount, below, serial } };
 }
 
-/** The saved quota state, if it is one of this question (`asked0_1`: as release 0.1.0 put it). */
-export function readQuotaState(saved: unknown, question: string, asked0_1 = question): StateReading<QuotaState> {
-	const problem = headerProblem(saved, 'quota', [QUOTA_STATE_VERSION_0_1, QUOTA_STATE_VERSION]);
+/** The saved quota state, if it is one of this question (`askedBefore`: as the previous release put it). */
+export function readQuotaState(saved: unknown, question: string, askedBefore = question): StateReading<QuotaState> {
+	const problem = headerProblem(saved, 'quota', [QUOTA_STATE_VERSION_BEFORE, QUOTA_STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
 	const state = saved as QuotaState;
 	if (
@@ -84,5 +84,5 @@ export function readQuotaState(saved: unknown, question: string, asked0_1 = ques
 		return { problem: 'its quota fields are not of the expected shape' };
 	}
 	if (state.version === QUOTA_STATE_VERSION) return state.question === question ? { state } : {};
-	return state.question === asked0_1 ? { state: { ...state, version: QUOTA_STATE_VERSION, question } } : {};
+	return state.question === askedBefore ? { state: { ...state, version: QUOTA_STATE_VERSION, question } } : {};
 }

@@ -42,7 +42,7 @@ export function beneficiaryGroup(item: Item): string {
 	return tokenGroup(item) ?? `j:${canonical(item)}`;
 }
 
-/** The group release 0.1.0 gave an entry with neither a reference ID nor a token (its fields in their order). */
+/** The group the previous release gave an entry with neither a reference ID nor a token (its fields in their order). */
 export function legacyEntryGroup(item: Item): string | undefined {
 	return text(item.referenceBeneficiaryId) || tokenGroup(item) ? undefined : `j:${JSON.stringify(item)}`;
 }
