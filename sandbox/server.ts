@@ -298,11 +298,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			quotaOverrides.set(`${method}:${id}`, { value, currency });
 		},
 		changeBankDetails: (customerId, referenceBeneficiaryId) => {
-			const beneficiary = sim.beneficiaries(customerId).find((b) => b.referenceBeneficiaryId === referenceBeneficiaryId);
+			const beneficiary = sim
+				.beneficiaries(customerId)
+				.find((b) => b.referenceBeneficiaryId === referenceBeneficiaryId);
 			if (!beneficiary) throw new Error(`no beneficiary ${referenceBeneficiaryId} for ${customerId || 'the partner'}`);
 			const n = ++bankChanges;
 			beneficiary.bankAccountNo = `${String(70000000 + n * 9173)}${String(n).padStart(4, '0')}`;
-			if (beneficiary.bankAccountIBAN) beneficiary.bankAccountIBAN = `DE89370400440${String(532013000 + n).padStart(9, '0')}`;
+			if (beneficiary.bankAccountIBAN)
+				beneficiary.bankAccountIBAN = `DE89370400440${String(532013000 + n).padStart(9, '0')}`;
 			beneficiary.beneficiaryToken = Buffer.from(
 				`token:${referenceBeneficiaryId}:${beneficiary.bankAccountNo}`,
 			).toString('base64');
@@ -550,34 +553,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				currentPageNumber: page,
 			},
 		};
+		/** A new beneficiary like `model`, named by `label` and a serial: what a fault binds while the list is read. */
+		const bound = (model: Beneficiary, label: string, nick: string): Beneficiary => {
+			added++;
+			return {
+				...model,
+				beneficiaryToken: Buffer.from(`token:${label}-${added}`).toString('base64'),
+				referenceBeneficiaryId: `REF-${label}-${added}`,
+				beneficiaryNick: `${nick} ${added}`,
+			};
+		};
 		if (fault === 'swapBeneficiary') {
-			added++;
 			const [gone] = customer.beneficiaries.splice(lastRule?.position ?? 0, 1);
-			customer.beneficiaries.push({
-				...gone,
-				beneficiaryToken: Buffer.from(`token:SWAPPED-IN-${added}`).toString('base64'),
-				referenceBeneficiaryId: `REF-SWAPPED-IN-${added}`,
-				beneficiaryNick: `Bound while read ${added}`,
-			});
+			customer.beneficiaries.push(bound(gone, 'SWAPPED-IN', 'Bound while read'));
 		}
-		if (fault === 'growTail') {
-			added++;
-			customer.beneficiaries.push({
-				...customer.beneficiaries[0],
-				beneficiaryToken: Buffer.from(`token:TAIL-${added}`).toString('base64'),
-				referenceBeneficiaryId: `REF-TAIL-${added}`,
-				beneficiaryNick: `Bound at the end ${added}`,
-			});
-		}
-		if (fault === 'totalChanges') {
-			added++;
-			customer.beneficiaries.unshift({
-				...customer.beneficiaries[0],
-				beneficiaryToken: Buffer.from(`token:NEW-${added}`).toString('base64'),
-				referenceBeneficiaryId: `REF-NEW-${added}`,
-				beneficiaryNick: `New beneficiary ${added}`,
-			});
-		}
+		if (fault === 'growTail') customer.beneficiaries.push(bound(customer.beneficiaries[0], 'TAIL', 'Bound at the end'));
+		if (fault === 'totalChanges')
+			customer.beneficiaries.unshift(bound(customer.beneficiaries[0], 'NEW', 'New beneficiary'));
 		return { answer, fault };
 	}
 
@@ -681,10 +673,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			};
 			try {
 				if (action === 'change-bank-details')
-					return reply(
-						200,
-						sim.changeBankDetails(String(body.customerId ?? ''), String(body.referenceBeneficiaryId)),
-					);
+					return reply(200, sim.changeBankDetails(String(body.customerId ?? ''), String(body.referenceBeneficiaryId)));
 				if (action === 'set-quota') {
 					sim.setQuota(String(body.method), String(body.id), body.value as string, body.currency as string | undefined);
 					return reply(200, { ok: true });
