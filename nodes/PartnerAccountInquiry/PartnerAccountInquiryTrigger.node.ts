@@ -20,7 +20,7 @@ import {
 	QUOTA_EVENTS,
 	TRIGGER_EVENTS,
 } from './trigger/events';
-import { forgetNode, NODE_DATA_KEYS } from './trigger/continuity';
+import { NODE_DATA_KEYS, startRun } from './trigger/continuity';
 import { nodeName, pollBeneficiaries, pollQuota } from './trigger/poll';
 
 const beneficiaryShow = { show: { event: BENEFICIARY_EVENTS } };
@@ -98,14 +98,16 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		// the node; a restart of n8n ('init') carries on.
 		const firstPollOfActivation = !activations.has(this);
 		activations.add(this);
-		if (firstPollOfActivation && this.getActivationMode() === 'activate' && !manual) {
+		const activating = firstPollOfActivation && this.getActivationMode() === 'activate' && !manual;
+		if (activating) {
+			startRun(nodeName(this), staticData.pollRecord);
 			for (const key of NODE_DATA_KEYS) delete staticData[key];
-			forgetNode(nodeName(this));
 		}
 		try {
 			const session = await ApiSession.open(this, POLL_CONCURRENCY);
-			if (isBeneficiaryEvent(event)) return await pollBeneficiaries(this, session, event, staticData, manual);
-			if (isQuotaEvent(event)) return await pollQuota(this, session, event, staticData, manual);
+			if (isBeneficiaryEvent(event))
+				return await pollBeneficiaries(this, session, event, staticData, manual, activating);
+			if (isQuotaEvent(event)) return await pollQuota(this, session, event, staticData, manual, activating);
 			throw new NodeOperationError(this.getNode(), `The event "${event}" is not supported`);
 		} catch (error) {
 			// Nothing from a failed poll is emitted and the saved state is left as it was: the next

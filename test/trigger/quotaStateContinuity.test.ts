@@ -9,6 +9,7 @@ import {
 	nextRecord,
 	readPollRecord,
 	rememberWritten,
+	startRun,
 	type Carried,
 } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
 import { readBackoff } from '../../nodes/PartnerAccountInquiry/trigger/unknownBackoff';
@@ -18,63 +19,84 @@ const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 beforeEach(() => forgetWrittenStates());
 
-/** One poll over `data` (the object n8n gave it) that writes, quiet or not; returns what it carried on as. */
-function poll(data: Record<string, unknown>, quiet: boolean): Carried {
-	const carried = carryOn(NODE, readPollRecord(data.pollRecord).state, data);
+/** One poll over `data` (the object n8n gave it) that writes; returns what it carried on as. */
+function poll(data: Record<string, unknown>, nowMs = Date.now()): Carried {
+	const carried = carryOn(NODE, readPollRecord(data.pollRecord).state);
 	if (carried.adopt) Object.assign(data, carried.adopt);
-	const record = nextRecord(carried, quiet, Date.now());
+	const record = nextRecord(carried, nowMs);
 	data.pollRecord = record;
-	rememberWritten(NODE, data, carried, { state: data.state, pollRecord: record });
+	rememberWritten(NODE, { state: data.state, pollRecord: record });
 	return carried;
+}
+/** A user's activation over `data`, as the node plays it. */
+function activate(data: Record<string, unknown>): void {
+	startRun(NODE, data.pollRecord);
+	delete data.pollRecord;
+	delete data.state;
 }
 
 describe('carryOn', () => {
-	it('every poll saved (a fresh copy each time): two quiet polls in a row seen saved make the record say so', () => {
+	it('its own last write came back: whole; after a restart: not known to be whole', () => {
 		let saved: Record<string, unknown> = {};
-		const flags: boolean[] = [];
-		for (let i = 0; i < 4; i++) {
+		for (let i = 0; i < 3; i++) {
 			const copy = clone(saved);
-			flags.push(poll(copy, true).everyPollSaved);
+			const carried = poll(copy);
+			if (i > 0) expect(carried.whole).toBe(true);
 			saved = copy;
 		}
-		// The first write proves nothing; the third poll has seen the first and the second saved.
-		expect(flags).toEqual([false, false, true, true]);
-		forgetWrittenStates(); // a restart
-		expect(carryOn(NODE, readPollRecord(saved.pollRecord).state, clone(saved)).whole).toBe(true);
+		forgetWrittenStates(); // a restart: the activation n8n did not save may have come after it
+		expect(carryOn(NODE, readPollRecord(saved.pollRecord).state).whole).toBe(false);
 	});
 
-	it('one live object (the default poller): never evidence, whatever is saved', () => {
-		const live: Record<string, unknown> = {};
-		for (let i = 0; i < 4; i++) expect(poll(live, true).everyPollSaved).toBe(false);
-	});
-
-	it('the activation poll saved, the quiet polls after it not (the scheduler without durable cursors): no evidence, and the newer write carried on', () => {
+	it('the activation poll saved, the quiet polls after it not (the scheduler without durable cursors): the newer write carried on', () => {
 		const saved: Record<string, unknown> = {};
-		poll(saved, true); // the activation's poll, saved by n8n's activator
-		const second = clone(saved);
-		expect(poll(second, true).everyPollSaved).toBe(false); // not saved
+		poll(saved); // the activation's poll, saved by n8n's activator
+		poll(clone(saved)); // not saved
 		const third = clone(saved);
-		const carried = poll(third, true);
-		expect(carried.adopt).toBeDefined();
-		expect(carried.everyPollSaved).toBe(false);
+		expect(poll(third).adopt).toBeDefined();
 		expect((third.pollRecord as { polls: number }).polls).toBe(3);
 	});
 
-	it('an older run saved (a deactivation kept it) loses to the newer activation this process wrote', () => {
-		const old = { pollRecord: { version: 1, born: 'old', polls: 40, at: Date.now() - 60_000, quiet: true, everyPollSaved: true }, state: 'old' };
-		const activation: Record<string, unknown> = {};
-		poll(activation, true);
+	it.each([
+		['stepped back 10 minutes', -10 * 60_000],
+		['an hour in the future', 60 * 60_000],
+	])('an older run (a deactivation kept it) loses to the newer activation, its clock %s', (_, skew) => {
+		const old: Record<string, unknown> = { state: 'old' };
+		for (let i = 0; i < 3; i++) poll(old, Date.now() + skew);
+		const activation = clone(old);
+		activate(activation);
+		poll(activation); // not saved (durable cursors: the activation's poll is a testing poll)
 		activation.state = 'new';
-		rememberWritten(NODE, activation, { whole: true, everyPollSaved: false, quietSeenSaved: false }, { state: 'new', pollRecord: activation.pollRecord as never });
+		rememberWritten(NODE, { state: 'new', pollRecord: activation.pollRecord as never });
 		const next = clone(old);
-		expect(poll(next, true).adopt).toMatchObject({ state: 'new' });
-		expect(next.state).toBe('new');
+		expect(poll(next).adopt).toMatchObject({ state: 'new' });
+		expect(next.pollRecord).toMatchObject({ run: 2, polls: 2 });
 	});
 
-	it('a record not of its shape is a problem; none is what the previous release saved', () => {
+	it('a newer run this process did not write (another main) is carried on from, as not known to be whole', () => {
+		poll({ state: 'mine' });
+		const theirs = { pollRecord: { version: 1, born: 'theirs', run: 2, polls: 1, at: 0 }, state: 'theirs' };
+		const carried = carryOn(NODE, readPollRecord(theirs.pollRecord).state);
+		expect(carried.adopt).toBeUndefined();
+		expect(carried).toMatchObject({ whole: false, record: { born: 'theirs' } });
+	});
+
+	it('a record not of its shape is a problem; none is what the previous release saved; one without a run is run 0', () => {
 		expect(readPollRecord(undefined)).toEqual({});
-		expect(readPollRecord({ version: 1, born: 'x', polls: 0, at: 1, quiet: true, everyPollSaved: false }).problem).toMatch(/poll record/);
+		expect(readPollRecord({ version: 1, born: 'x', polls: 0, at: 1 }).problem).toMatch(/poll record/);
+		expect(readPollRecord({ version: 1, born: 'x', polls: Number.MAX_SAFE_INTEGER, at: 1 }).problem).toMatch(
+			/poll record/,
+		);
 		expect(readPollRecord('x').problem).toBeDefined();
+		expect(readPollRecord({ version: 1, born: 'x', polls: 3, at: 1, quiet: true, everyPollSaved: true }).state).toEqual(
+			{
+				version: 1,
+				born: 'x',
+				run: 0,
+				polls: 3,
+				at: 1,
+			},
+		);
 	});
 });
 
@@ -82,7 +104,9 @@ describe('readBackoff', () => {
 	const now = 1_000_000_000_000;
 	const at = (minutes: number) => now + minutes * 60_000;
 	it("reads today's back-off as it is, and another question's as none", () => {
-		expect(readBackoff({ question: 'q', unknowns: 3, nextPollAt: at(19) }, 'q', now).state).toMatchObject({ unknowns: 3 });
+		expect(readBackoff({ question: 'q', unknowns: 3, nextPollAt: at(19) }, 'q', now).state).toMatchObject({
+			unknowns: 3,
+		});
 		expect(readBackoff({ question: 'other', unknowns: 3, nextPollAt: at(19) }, 'q', now)).toEqual({});
 		expect(readBackoff(undefined, 'q', now)).toEqual({});
 	});

@@ -111,7 +111,11 @@ describe.each(SAVINGS)('status U under n8n saving %s', (saving) => {
 		await n8n.activate();
 		await n8n.poll();
 		n8n.editSaved((data) => {
-			data.unknownBackoff = { question: (data.state as IDataObject).question, unknowns: 2, nextPollAt: Date.now() + 10 * 24 * 60 * MINUTE };
+			data.unknownBackoff = {
+				question: (data.state as IDataObject).question,
+				unknowns: 2,
+				nextPollAt: Date.now() + 10 * 24 * 60 * MINUTE,
+			};
 		});
 		const sent = quotaRequests();
 		const poll = (await n8n.restart()) ?? (await n8n.poll());
@@ -147,15 +151,15 @@ describe.each(SAVINGS)('status U under n8n saving %s', (saving) => {
 });
 
 describe.each(SAVINGS)('quota alerts under n8n saving %s', (saving) => {
-	it('a quota already below at activation, still below across a restart: once where every poll is saved', async () => {
+	it('a quota already below at activation, still below across a restart: one repeat after the restart, then silence', async () => {
 		setQuota('0');
 		const n8n = app(BELOW, saving);
 		expect(count(await n8n.activate())).toBe(1);
 		for (let i = 0; i < 3; i++) expect(count(await n8n.poll())).toBe(0);
 		const afterRestart = count(await n8n.restart()) + count(await n8n.poll());
-		// Durable cursors: every poll saved, seen so by the node (a quiet poll's state came back): exactly once.
-		// Elsewhere: at least once, one documented repeat.
-		expect(afterRestart).toBe(saving === 'durable' ? 0 : 1);
+		// At least once, on every poller: after a restart the trigger cannot tell whether an activation
+		// n8n did not save (durable cursors: its poll is a testing poll) re-armed the alert.
+		expect(afterRestart).toBe(1);
 		for (let i = 0; i < 3; i++) expect(count(await n8n.poll())).toBe(0);
 	});
 
@@ -207,7 +211,9 @@ describe.each(SAVINGS)('the baseline of an activation under n8n saving %s', (sav
 		const after = sim().changeBankDetails('CUST_SMALL', list[0].referenceBeneficiaryId);
 		const [gone] = list.splice(1, 1);
 		const first = await changed.poll();
-		expect(first.items).toEqual([expect.objectContaining({ referenceBeneficiaryId: after.referenceBeneficiaryId, event: 'beneficiaryChanged' })]);
+		expect(first.items).toEqual([
+			expect.objectContaining({ referenceBeneficiaryId: after.referenceBeneficiaryId, event: 'beneficiaryChanged' }),
+		]);
 		expect((await removed.poll()).items).toEqual([
 			expect.objectContaining({ referenceBeneficiaryId: gone.referenceBeneficiaryId, event: 'beneficiaryRemoved' }),
 		]);
@@ -226,7 +232,9 @@ describe.each(SAVINGS)('the baseline of an activation under n8n saving %s', (sav
 		expect(count(await removed.activate())).toBe(0);
 		for (let i = 0; i < 2; i++) expect(count(await removed.poll())).toBe(0);
 		const [gone] = sim().beneficiaries('CUST_SMALL').splice(0, 1);
-		expect((await removed.poll()).items).toEqual([expect.objectContaining({ referenceBeneficiaryId: gone.referenceBeneficiaryId })]);
+		expect((await removed.poll()).items).toEqual([
+			expect.objectContaining({ referenceBeneficiaryId: gone.referenceBeneficiaryId }),
+		]);
 		expect(count(await removed.poll())).toBe(0);
 	});
 
@@ -262,10 +270,17 @@ describe.each(SAVINGS)('the baseline of an activation under n8n saving %s', (sav
 		const template = sim().beneficiaries('CUST_SMALL')[0];
 		sim()
 			.beneficiaries('CUST_SMALL')
-			.push({ ...template, referenceBeneficiaryId: 'REF-QUIET-1', beneficiaryToken: Buffer.from('token:QUIET-1').toString('base64') });
+			.push({
+				...template,
+				referenceBeneficiaryId: 'REF-QUIET-1',
+				beneficiaryToken: Buffer.from('token:QUIET-1').toString('base64'),
+			});
 		expect(count(await removed.poll())).toBe(0); // first seen, nothing to emit for this event
 		const list = sim().beneficiaries('CUST_SMALL');
-		list.splice(list.findIndex((b) => b.referenceBeneficiaryId === 'REF-QUIET-1'), 1);
+		list.splice(
+			list.findIndex((b) => b.referenceBeneficiaryId === 'REF-QUIET-1'),
+			1,
+		);
 		expect((await removed.poll()).items).toEqual([expect.objectContaining({ referenceBeneficiaryId: 'REF-QUIET-1' })]);
 		expect(count(await removed.poll())).toBe(0);
 	});

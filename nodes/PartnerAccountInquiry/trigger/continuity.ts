@@ -9,19 +9,19 @@
  * which; it looks at what comes back:
  *
  * - Every poll that writes leaves a poll record next to its state: which run of states it belongs
- *   to (`born`), how many polls wrote it (`polls`), when, whether the poll emitted nothing.
+ *   to (`born`, and `run`: which activation of the node), how many polls wrote it (`polls`), when.
  * - This process remembers the last node data it wrote per trigger node. A poll given older data
  *   than that (a poll this process ran was not saved) carries on from the remembered data instead,
  *   and its own write saves it where n8n saves this poll. Only an n8n restart (or another main
- *   process) loses it.
- * - A poll given a fresh copy of the static data that holds the write of a poll that emitted
- *   nothing, itself given such a copy, has seen two quiet polls in a row saved: polls are saved
- *   here (one alone proves nothing: n8n saves the poll it runs at an activation on every setup).
- *   The record says so (`everyPollSaved`) until a write is seen lost, and after a restart the
- *   saved state is then known to hold every poll's finding (trigger/quotaState.ts needs that to
- *   alert exactly once).
+ *   process, or the memory bound below) loses it.
+ * - Between two runs the one with the higher `run` wins: an activation counts one more than any run
+ *   the node saw before it, so an older run's record (one a deactivation kept) never overrides a
+ *   newer activation's, whatever the clock says.
+ * - The state is known to hold every earlier poll's finding (`whole`, which trigger/quotaState.ts
+ *   needs to alert exactly once) only when it is the last this process wrote. After a restart it
+ *   is not: n8n may not have saved the polls before it, the one it runs at an activation included.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 import { isRecord, type StateReading } from './savedState';
 
@@ -31,21 +31,22 @@ export interface PollRecord {
 	version: typeof POLL_RECORD_VERSION;
 	/** Random, made when a node's data starts anew (an activation): names this run of writes. */
 	born: string;
+	/** Which activation of the node this run is (records written before it had none: read as 0). */
+	run: number;
 	/** The polls that wrote this run so far. */
 	polls: number;
-	/** When the last of them wrote (epoch ms). */
+	/** When the last of them wrote (epoch ms; informational: no decision reads the clock). */
 	at: number;
-	/** Whether it emitted nothing. */
-	quiet: boolean;
-	/** Whether a poll that emitted nothing was seen saved, by the poll after it, with no write lost since. */
-	everyPollSaved: boolean;
 }
 
 /** The node's static data this module carries: the state, the back-off after status U, the record. */
 export const NODE_DATA_KEYS = ['state', 'unknownBackoff', 'pollRecord'] as const;
 export type NodeData = Partial<Record<(typeof NODE_DATA_KEYS)[number], unknown>>;
 
-const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+/** More polls than a run can count (one a second for 34,000 years): a record claiming more is damage. */
+const MAX_POLLS = 2 ** 40;
+const whole = (n: unknown, max = Number.MAX_SAFE_INTEGER): n is number =>
+	typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= max;
 
 /** The saved poll record; none is what a release before it saved (carried on, as not known to be whole). */
 export function readPollRecord(saved: unknown): StateReading<PollRecord> {
@@ -54,102 +55,152 @@ export function readPollRecord(saved: unknown): StateReading<PollRecord> {
 		!isRecord(saved) ||
 		saved.version !== POLL_RECORD_VERSION ||
 		typeof saved.born !== 'string' ||
-		!whole(saved.polls) ||
+		!whole(saved.polls, MAX_POLLS) ||
 		saved.polls < 1 ||
-		!whole(saved.at) ||
-		typeof saved.quiet !== 'boolean' ||
-		typeof saved.everyPollSaved !== 'boolean'
+		!(saved.run === undefined || whole(saved.run, MAX_POLLS)) ||
+		!whole(saved.at)
 	) {
 		return { problem: 'its poll record is not of the expected shape' };
 	}
-	return { state: saved as unknown as PollRecord };
+	const { born, polls, at } = saved;
+	return { state: { version: POLL_RECORD_VERSION, born, run: (saved.run as number | undefined) ?? 0, polls, at } };
 }
 
-interface Written {
-	record: PollRecord;
+/**
+ * Trigger node -> what this process last wrote for it (or, `record` absent, the run it has just
+ * started). Bounded by bytes, the least recently written first: a state larger than
+ * SHED_STATE_CHARS loses its state first (kept: the record and the back-off), then whole entries
+ * go. A node forgotten so carries on at its next poll as after an n8n restart, and is remembered
+ * again from that poll on. The budget holds about 200,000 quota triggers, or every trigger of an
+ * instance with, say, 30 beneficiary triggers of 10,000 beneficiaries (1.7 MB of state each) and
+ * thousands of quota triggers; the one just written is kept whatever its size.
+ */
+interface Remembered {
+	run: number;
+	record?: PollRecord;
 	data: NodeData;
-	/** Whether the poll that wrote it saw the quiet poll before it saved. */
-	quietSeenSaved: boolean;
+	/** Its state was dropped for memory: carry on from the saved state, as after a restart. */
+	shed: boolean;
+	/** Its size in characters of JSON (an estimate of its bytes), plus the entry's own. */
+	chars: number;
+	/** The digest of a damaged poll record this process dropped for the node (one warning, not one a poll). */
+	dropped?: string;
 }
+const remembered = new Map<string, Remembered>();
+let rememberedChars = 0;
+export const MEMORY_BUDGET_CHARS = 64 * 2 ** 20;
+const SHED_STATE_CHARS = 4_096;
+const ENTRY_CHARS = 300;
 
-/** Trigger node -> the data this process last wrote for it. Bounded: the oldest names go first. */
-const written = new Map<string, Written>();
-const MAX_REMEMBERED = 1_000;
-/** The static data objects this process wrote into: a poll given one of them was not given a fresh copy. */
-let writtenInto = new WeakSet<object>();
+const sizeOf = (data: NodeData): number => ENTRY_CHARS + (JSON.stringify(data)?.length ?? 0);
+
+function remember(node: string, entry: Omit<Remembered, 'chars'>): void {
+	const dropped = entry.dropped ?? remembered.get(node)?.dropped;
+	forgetNode(node);
+	const chars = sizeOf(entry.data);
+	remembered.set(node, { ...entry, dropped, chars });
+	rememberedChars += chars;
+	for (const pass of ['shed', 'drop'] as const) {
+		for (const [key, other] of remembered) {
+			if (rememberedChars <= MEMORY_BUDGET_CHARS) return;
+			if (key === node) continue;
+			if (pass === 'drop') forgetNode(key);
+			else if (!other.shed && other.data.state !== undefined && other.chars > SHED_STATE_CHARS) {
+				const data = { ...other.data, state: undefined };
+				const less = sizeOf(data);
+				rememberedChars -= other.chars - less;
+				remembered.set(key, { ...other, data, shed: true, chars: less });
+			}
+		}
+	}
+}
 
 export interface Carried {
 	/** The data to carry on from instead of what the poll was given (which is older), or undefined. */
 	adopt?: NodeData;
+	/** With `adopt`: keep the state the poll was given (the remembered one was dropped for memory). */
+	keepState?: boolean;
 	/** The record this poll follows (undefined: none, start a new run). */
 	record?: PollRecord;
+	/** With no record: the run to start. */
+	run?: number;
 	/** Whether the state carried on from holds every earlier poll's finding. */
 	whole: boolean;
-	/** What this poll's record says of it. */
-	everyPollSaved: boolean;
-	/** This poll was given, in a copy of its own, the write of a quiet poll before it. */
-	quietSeenSaved: boolean;
 }
 
-/**
- * How a poll of `node` carries on, given the record in its static data (`staticData`, the object
- * n8n gave it). `node` names the trigger node (workflow and node IDs).
- */
-export function carryOn(node: string, saved: PollRecord | undefined, staticData: object): Carried {
-	const mine = written.get(node);
-	if (!mine) {
-		return { record: saved, whole: saved?.everyPollSaved === true, everyPollSaved: false, quietSeenSaved: false };
-	}
+/** How a poll of `node` (workflow and node IDs) carries on, given the record in its static data. */
+export function carryOn(node: string, saved: PollRecord | undefined): Carried {
+	const mine = remembered.get(node);
+	// An n8n restart (or this node forgotten for memory): the saved data, not known to be whole.
+	if (!mine) return { record: saved, whole: false };
 	const last = mine.record;
-	if (saved && saved.born === last.born && saved.polls === last.polls) {
-		// The last write of this process came back, in a copy of its own (not the object it wrote
-		// into): it was saved. Two quiet polls in a row seen saved so are the evidence that every
-		// poll is saved here (one is not: n8n saves the poll it runs at an activation on every setup).
-		const fresh = !writtenInto.has(staticData);
-		const quietSeenSaved = fresh && last.quiet;
-		const everyPollSaved = quietSeenSaved ? mine.quietSeenSaved : fresh && saved.everyPollSaved;
-		return { record: saved, whole: true, everyPollSaved, quietSeenSaved };
+	// A run this process started (an activation) and has not written yet: nothing saved is of it.
+	if (!last) return { adopt: mine.data, run: mine.run, whole: true };
+	if (saved?.born === last.born) {
+		// The last write of this process came back: it was saved.
+		if (saved.polls === last.polls) return { record: saved, whole: true };
+		// Written since by another process (another main): carry on from it.
+		if (saved.polls > last.polls) return { record: saved, whole: false };
+	} else if (saved && saved.run >= last.run) {
+		// Another run, at least as new, that this process did not write: another process's activation.
+		return { record: saved, whole: false };
 	}
-	const mineIsNewer = !saved || (saved.born === last.born ? saved.polls < last.polls : saved.at < last.at);
-	// A write of this process was not saved: carry on from it; polls are not all saved here.
-	if (mineIsNewer) return { adopt: mine.data, record: last, whole: true, everyPollSaved: false, quietSeenSaved: false };
-	// Written since by another process (another main): carry on from it, as it says of itself.
-	return { record: saved, whole: saved.everyPollSaved, everyPollSaved: false, quietSeenSaved: false };
+	// A write of this process was not saved (or an older run's data is what n8n gave): carry on from it.
+	return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed };
 }
 
-/** The record of a poll that writes after `carried`, and whether it emitted nothing. */
-export function nextRecord(carried: Carried, quiet: boolean, nowMs: number): PollRecord {
+/** The record of a poll that writes after `carried`. */
+export function nextRecord(carried: Carried, nowMs: number): PollRecord {
 	const previous = carried.record;
+	const run = previous ? previous.run + (previous.polls >= MAX_POLLS ? 1 : 0) : (carried.run ?? 1);
+	const carries = previous !== undefined && run === previous.run;
 	return {
 		version: POLL_RECORD_VERSION,
-		born: previous?.born ?? randomBytes(9).toString('base64url'),
-		polls: (previous?.polls ?? 0) + 1,
+		born: carries ? previous.born : randomBytes(9).toString('base64url'),
+		run,
+		polls: carries ? previous.polls + 1 : 1,
 		at: nowMs,
-		quiet,
-		everyPollSaved: carried.everyPollSaved,
 	};
 }
 
-/** This process wrote `data` (its record included) into `staticData` for `node`, carrying on as `carried`. */
-export function rememberWritten(
-	node: string,
-	staticData: object,
-	carried: Carried,
-	data: NodeData & { pollRecord: PollRecord },
-): void {
-	written.delete(node);
-	written.set(node, { record: data.pollRecord, data: { ...data }, quietSeenSaved: carried.quietSeenSaved });
-	writtenInto.add(staticData);
-	if (written.size > MAX_REMEMBERED) written.delete(written.keys().next().value as string);
+/** This process wrote `data` (its record included) for `node`, having dropped the damaged record `dropped` (a digest). */
+export function rememberWritten(node: string, data: NodeData & { pollRecord: PollRecord }, dropped?: string): void {
+	remember(node, { run: data.pollRecord.run, record: data.pollRecord, data: { ...data }, shed: false, dropped });
 }
 
-/** A new activation of `node`: what this process wrote before is no state to carry on from. */
+/**
+ * The digest of a damaged poll record, and whether this process has not dropped it for `node`
+ * already: where n8n saves no quiet poll, the damaged copy comes back at every poll, and is
+ * dropped at every poll, with one warning.
+ */
+export function damagedRecord(node: string, saved: unknown): { digest: string; news: boolean } {
+	const digest = createHash('sha256')
+		.update(JSON.stringify(saved) ?? '')
+		.digest('base64url');
+	return { digest, news: remembered.get(node)?.dropped !== digest };
+}
+
+/**
+ * A user's activation of `node`, whose static data held `previous` as its poll record: what this
+ * process wrote before is no state to carry on from, and the new run counts one more than any
+ * run seen (the saved one, the one remembered).
+ */
+export function startRun(node: string, previous: unknown): void {
+	const mine = remembered.get(node);
+	const run = Math.max(readPollRecord(previous).state?.run ?? 0, mine?.run ?? 0) + 1;
+	remember(node, { run, data: {}, shed: false });
+}
+
+/** Forgets what this process wrote for `node`. */
 export function forgetNode(node: string): void {
-	written.delete(node);
+	const entry = remembered.get(node);
+	if (!entry) return;
+	rememberedChars -= entry.chars;
+	remembered.delete(node);
 }
 
 /** What an n8n restart does to this process's memory (for tests that play one). */
 export function forgetWrittenStates(): void {
-	written.clear();
-	writtenInto = new WeakSet<object>();
+	remembered.clear();
+	rememberedChars = 0;
 }

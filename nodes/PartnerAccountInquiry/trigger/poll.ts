@@ -20,9 +20,17 @@ import type { ApiSession } from '../shared/transport/session';
 import { baseline, diffBeneficiaries, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
 import { quotaEvent, readQuotaState } from './quotaState';
 import { questionDigest, type StateReading } from './savedState';
-import { carryOn, nextRecord, NODE_DATA_KEYS, readPollRecord, rememberWritten, type Carried } from './continuity';
+import {
+	carryOn,
+	damagedRecord,
+	nextRecord,
+	NODE_DATA_KEYS,
+	readPollRecord,
+	rememberWritten,
+	type Carried,
+} from './continuity';
 import type { BeneficiaryEvent, QuotaEvent } from './events';
-import { afterUnknown, readBackoff, UNKNOWN_REPEATS } from './unknownBackoff';
+import { afterUnknown, readBackoff, UNKNOWN_REPEATS, UNKNOWN_RETRY_MINUTES } from './unknownBackoff';
 
 /** "Fetch Test Event" shows this many current beneficiaries. */
 const SAMPLE_SIZE = 3;
@@ -33,6 +41,7 @@ export async function pollBeneficiaries(
 	event: BeneficiaryEvent,
 	staticData: IDataObject,
 	manual: boolean,
+	activating = false,
 ): Promise<INodeExecutionData[][] | null> {
 	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
@@ -50,18 +59,18 @@ export async function pollBeneficiaries(
 		{ event, filters, customerId: options.customerId ?? '' },
 		options,
 	);
-	const book = openBook(fn, staticData);
+	const book = openBook(fn, staticData, activating);
 	const current = await withinBackoff(fn, staticData, digest, wholeListRead(fn, session, question), book);
 	if (current === SKIPPED) return null;
 	const saved = savedState(fn, readBeneficiaryState(staticData.state, digest, askedBefore));
 	if (!saved) {
 		staticData.state = baseline(digest, current) as unknown as IDataObject;
-		book.write(true);
+		book.write();
 		return null;
 	}
 	const { events, next } = diffBeneficiaries(saved, current, new Set([event]), MAX_EVENTS_PER_POLL);
 	staticData.state = next as unknown as IDataObject;
-	book.write(events.length === 0);
+	book.write();
 	if (events.length === 0) return null;
 	return [
 		events.map(({ beneficiary, changes }) => ({
@@ -76,6 +85,7 @@ export async function pollQuota(
 	event: QuotaEvent,
 	staticData: IDataObject,
 	manual: boolean,
+	activating = false,
 ): Promise<INodeExecutionData[][] | null> {
 	const id = fn.getNodeParameter(ACCUMULATION_ID.name, '');
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
@@ -92,13 +102,13 @@ export async function pollQuota(
 		{ event, request, threshold, connectedAccountId: options.connectedAccountId ?? '' },
 		options,
 	);
-	const book = openBook(fn, staticData);
+	const book = openBook(fn, staticData, activating);
 	const quota = await withinBackoff(fn, staticData, digest, { read: () => getQuota(session, question) }, book);
 	if (quota === SKIPPED) return null;
 	const saved = savedState(fn, readQuotaState(staticData.state, digest, askedBefore));
 	const outcome = quotaEvent(event, saved, digest, quota.availableQuotaAmount as number, threshold, book.whole);
 	staticData.state = outcome.next as unknown as IDataObject;
-	book.write(!outcome.fire);
+	book.write();
 	if (!outcome.fire) return null;
 	const json: IDataObject = { ...quota, event, previousAmount: outcome.previousAmount ?? null };
 	if (event === 'quotaBelowThreshold') json.threshold = threshold;
@@ -127,8 +137,10 @@ function readThreshold(raw: unknown): number {
 interface Book {
 	/** Whether the state carried on from holds every earlier poll's finding. */
 	whole: boolean;
-	/** The poll wrote its data (quiet: it emits nothing); records it, here and in this process. */
-	write: (quiet: boolean) => void;
+	/** The poll n8n runs at a user's activation: it must take the baseline (a U fails the activation). */
+	activating: boolean;
+	/** The poll wrote its data; records it, here and in this process. */
+	write: () => void;
 }
 
 /**
@@ -136,16 +148,17 @@ interface Book {
  * process wrote newer data than the static data the poll was given (a poll n8n did not save),
  * carries on from that data.
  */
-function openBook(fn: IPollFunctions, staticData: IDataObject): Book {
+function openBook(fn: IPollFunctions, staticData: IDataObject, activating: boolean): Book {
 	const node = nodeName(fn);
 	const reading = readPollRecord(staticData.pollRecord);
-	if (reading.problem) {
-		warn(fn, reading.problem, 'it is started anew');
-		delete staticData.pollRecord;
-	}
-	const carried: Carried = carryOn(node, reading.state, staticData);
+	// Damage is dropped with one warning (where quiet polls are not saved, it comes back at each).
+	const damage = reading.problem ? damagedRecord(node, staticData.pollRecord) : undefined;
+	if (damage?.news) warn(fn, reading.problem as string, 'it is started anew');
+	if (damage) delete staticData.pollRecord;
+	const carried: Carried = carryOn(node, reading.state);
 	if (carried.adopt) {
 		for (const key of NODE_DATA_KEYS) {
+			if (key === 'state' && carried.keepState) continue;
 			const value = carried.adopt[key];
 			if (value === undefined) delete staticData[key];
 			else staticData[key] = value as IDataObject;
@@ -153,14 +166,12 @@ function openBook(fn: IPollFunctions, staticData: IDataObject): Book {
 	}
 	return {
 		whole: carried.whole,
-		write: (quiet) => {
-			const record = nextRecord(carried, quiet, Date.now());
+		activating,
+		write: () => {
+			const record = nextRecord(carried, Date.now());
 			staticData.pollRecord = record as unknown as IDataObject;
-			rememberWritten(node, staticData, carried, {
-				state: staticData.state,
-				unknownBackoff: staticData.unknownBackoff,
-				pollRecord: record,
-			});
+			const { state, unknownBackoff } = staticData;
+			rememberWritten(node, { state, unknownBackoff, pollRecord: record }, damage?.digest);
 		},
 	};
 }
@@ -222,7 +233,7 @@ async function withinBackoff<T>(
 	const backoff = reading.state;
 	if (backoff && now < backoff.nextPollAt) {
 		// Quiet, and written: where n8n saves this poll, it also saves what an unsaved poll before it left.
-		book.write(true);
+		book.write();
 		return SKIPPED;
 	}
 	const outcome = await settle(read());
@@ -237,9 +248,14 @@ async function withinBackoff<T>(
 	}
 	const { next, reportNow } = afterUnknown(backoff, question, now);
 	staticData.unknownBackoff = next as unknown as IDataObject;
+	if (book.activating) {
+		// No baseline: a later quiet poll's would live in memory only (README, Status U) and die with a restart.
+		error.hint = `The gateway answered U (outcome unknown) to the poll n8n runs when the workflow is activated, so the trigger has no baseline to compare later polls with, and the workflow was not activated. Activate it again in ${UNKNOWN_RETRY_MINUTES} minutes or later, the wait the API asks for after U.`;
+		throw toNodeError(fn.getNode(), error, 0);
+	}
 	// A poll that throws is saved by no n8n poller: this process remembers the back-off, and the
 	// next poll (which sends nothing) writes it where n8n saves that poll.
-	book.write(!reportNow);
+	book.write();
 	if (!reportNow) return SKIPPED;
 	error.hint = `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${Math.round((next.nextPollAt - now) / 60_000)} minutes without reporting this again, and carries on as usual at the first successful answer.`;
 	throw toNodeError(fn.getNode(), error, 0);

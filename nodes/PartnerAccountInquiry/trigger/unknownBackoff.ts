@@ -21,6 +21,8 @@ export interface UnknownBackoff {
 
 const MINUTE_MS = 60_000;
 export const UNKNOWN_REPEATS = UNKNOWN_RETRY_SCHEDULE_MINUTES.length;
+/** The wait after a first answer U. */
+export const UNKNOWN_RETRY_MINUTES = UNKNOWN_RETRY_SCHEDULE_MINUTES[0];
 
 /**
  * The saved back-off of this question: none (nothing saved, or another question's), or a problem

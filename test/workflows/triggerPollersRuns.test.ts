@@ -1,0 +1,107 @@
+/**
+ * The trigger's runs under n8n's pollers (sandbox/engine.ts n8nApp): which run of saved states a
+ * poll carries on from after deactivating and activating again (whatever the clock does), a U
+ * answered to the poll n8n runs at activation, and a poll record edited into something no run writes.
+ */
+import { useSimulator } from './helpers';
+import { BELOW, CHANGED, count, later, makeApp, SMALL, U, useClock } from './pollerApp';
+
+const { sim } = useSimulator();
+useClock();
+const app = makeApp(sim);
+const setQuota = (value: string) => sim().setQuota('USER_ID', 'U-1001', value);
+
+describe('durable cursors: deactivated, the host clock stepped back, activated again', () => {
+	it('a beneficiary removed while inactive is not reported (the old run never overrides the newer activation)', async () => {
+		const removed = app({ event: 'beneficiaryRemoved', ...SMALL }, 'durable');
+		await removed.activate();
+		for (let i = 0; i < 3; i++) expect(count(await removed.poll())).toBe(0);
+		removed.deactivate();
+		const [meanwhile] = sim().beneficiaries('CUST_SMALL').splice(0, 1);
+		later(-10); // NTP steps the host clock back
+		expect(count(await removed.activate())).toBe(0);
+		const reported = (await removed.poll()).items?.map((b) => b.referenceBeneficiaryId) ?? [];
+		expect(reported).not.toContain(meanwhile.referenceBeneficiaryId);
+	});
+
+	it('a quota that falls below after the activation is alerted, n8n running throughout', async () => {
+		setQuota('0');
+		const n8n = app(BELOW, 'durable');
+		expect(count(await n8n.activate())).toBe(1);
+		for (let i = 0; i < 4; i++) expect(count(await n8n.poll())).toBe(0);
+		n8n.deactivate();
+		setQuota('1250000');
+		later(-10);
+		expect(count(await n8n.activate())).toBe(0); // above: the new baseline is armed
+		setQuota('0');
+		expect(count(await n8n.poll())).toBe(1);
+	});
+
+	it('an old run dated an hour in the future loses to the newer activation too', async () => {
+		const removed = app({ event: 'beneficiaryRemoved', ...SMALL }, 'durable');
+		later(60);
+		await removed.activate();
+		for (let i = 0; i < 2; i++) expect(count(await removed.poll())).toBe(0);
+		removed.deactivate();
+		later(-60);
+		const [meanwhile] = sim().beneficiaries('CUST_SMALL').splice(0, 1);
+		await removed.activate();
+		const [gone] = sim().beneficiaries('CUST_SMALL').splice(0, 1);
+		expect((await removed.poll()).items?.map((b) => b.referenceBeneficiaryId)).toEqual([gone.referenceBeneficiaryId]);
+		expect(meanwhile).toBeDefined();
+	});
+});
+
+describe('durable cursors: activated again, n8n restarts before the next poll', () => {
+	it('a quota that recovered while inactive and falls after the restart is alerted (never missed)', async () => {
+		setQuota('0');
+		const n8n = app(BELOW, 'durable');
+		expect(count(await n8n.activate())).toBe(1);
+		for (let i = 0; i < 4; i++) expect(count(await n8n.poll())).toBe(0);
+		n8n.deactivate();
+		setQuota('1250000');
+		later(30);
+		expect(count(await n8n.activate())).toBe(0);
+		await n8n.restart();
+		setQuota('0');
+		expect(count(await n8n.poll()) + count(await n8n.poll())).toBe(1);
+	});
+});
+
+describe.each(['emit', 'scheduler', 'durable'] as const)(
+	'U answered to the activation poll, n8n saving %s',
+	(saving) => {
+		it('fails the activation (no baseline to save); activated again, a removal around a restart hours later is reported', async () => {
+			const removed = app({ event: 'beneficiaryRemoved', ...SMALL }, saving);
+			sim().addFault({ fault: 'answer', operation: 'list', answer: U });
+			const failed = await removed.activate();
+			expect(failed.error?.description).toMatch(/no baseline.*Activate it again in 5 minutes/s);
+			await expect(removed.poll()).rejects.toThrow('not active');
+			sim().clearFaults();
+			later(6);
+			expect(count(await removed.activate())).toBe(0); // the baseline, saved with the activation where n8n saves it
+			for (let i = 0; i < 5; i++) {
+				later(60);
+				expect(count(await removed.poll())).toBe(0);
+			}
+			const [gone] = sim().beneficiaries('CUST_SMALL').splice(0, 1);
+			const seen = [await removed.restart(), await removed.poll()].flatMap((p) => p?.items ?? []);
+			expect(seen.map((b) => b.referenceBeneficiaryId)).toEqual([gone.referenceBeneficiaryId]);
+		});
+	},
+);
+
+describe.each(['emit', 'scheduler', 'durable'] as const)('a damaged poll record, n8n saving %s', (saving) => {
+	it('a poll count at the largest safe integer warns once and is dropped, not written back at every poll', async () => {
+		const n8n = app(CHANGED, saving);
+		await n8n.activate();
+		await n8n.poll();
+		n8n.editSaved((data) => {
+			(data.pollRecord as { polls: number }).polls = Number.MAX_SAFE_INTEGER;
+		});
+		await n8n.restart();
+		for (let i = 0; i < 5; i++) await n8n.poll();
+		expect(n8n.warnings).toHaveLength(1);
+		expect(n8n.warnings[0]).toMatch(/poll record/);
+	});
+});
