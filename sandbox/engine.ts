@@ -240,6 +240,8 @@ export interface PollerOptions {
 	credentials: ICredentialDataDecryptedObject;
 	/** The workflow's static data for the node, kept by the test across pollers (n8n keeps it in its database). */
 	staticData: IDataObject;
+	/** The workflow's global static data (getWorkflowStaticData('global')); a fresh empty one by default. */
+	globalStaticData?: IDataObject;
 	/** 'trigger' for scheduled polls, 'manual' for the editor's "Fetch Test Event". */
 	mode?: 'trigger' | 'manual';
 	/** 'activate' (the user activated the workflow), 'init' (n8n started), 'update'. */
@@ -316,6 +318,8 @@ export function activateTrigger(options: PollerOptions): {
 		connections: {},
 		active: true,
 		nodeTypes,
+		// The node's own data comes from resolveNodeStaticData below; the global, from the workflow.
+		staticData: { global: options.globalStaticData ?? {} },
 		settings: { executionOrder: 'v1' },
 	});
 	const workflowData = {
@@ -378,6 +382,13 @@ export function activateTrigger(options: PollerOptions): {
  *   emits (with the execution) and when it emits nothing (`commitCursorOnly`); a poll that throws
  *   is not committed.
  *
+ * The workflow's global static data (getWorkflowStaticData('global'), `workflow.staticData.global`,
+ * which durable cursors leave where it is) is saved with the workflow on every setup: by the
+ * activator after the activation poll (`saveStaticData(workflow)`, also when durable cursors commit
+ * nothing of that poll; not when the activation fails), and when a poll emits (`__emit`). The
+ * default poller's polls share the activation's live copy; each scheduler poll reads it fresh from
+ * the database (`findPublishedWorkflowData(..., { bypassCache: true })` selects `staticData`).
+ *
  * `restart()` plays an n8n stop and start: what was not saved is gone, and so is the process's memory
  * (`forget`, given by the caller: the node's module state).
  */
@@ -404,25 +415,31 @@ export function n8nApp(options: {
 	const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
 	/** The workflow's static data for the node, as saved in the database. */
 	let workflowStatic: IDataObject = copy(options.staticData ?? {});
+	/** The workflow's global static data, as saved in the database. */
+	let workflowGlobal: IDataObject = {};
 	/** The durable cursor (the poller_state row), once made. */
 	let row: IDataObject | undefined;
-	/** The default poller's one context and live object of this activation. */
-	let live: { poller: ReturnType<typeof activateTrigger>; data: IDataObject } | undefined;
+	/** The default poller's one context and live objects of this activation. */
+	let live: { poller: ReturnType<typeof activateTrigger>; data: IDataObject; global: IDataObject } | undefined;
 	let active = false;
 	const warnings: string[] = [];
 	const workflowId = newWorkflowId();
+	/** A context over `data` (the node's) and a fresh copy of the saved global static data. */
 	const open = (data: IDataObject, activation: PollerOptions['activation']) => {
+		const global = copy(workflowGlobal);
 		const poller = activateTrigger({
 			workflowId,
 			parameters: options.parameters,
 			credentials: options.credentials,
 			staticData: data,
+			globalStaticData: global,
 			activation,
 			pollBudgetMs: options.pollBudgetMs,
 		});
 		return {
 			poller,
 			data,
+			global,
 			run: async (): Promise<{ result: PollResult; items: IDataObject[] | null | undefined }> => {
 				const result = await poller.poll();
 				warnings.push(...poller.warnings.splice(0));
@@ -443,8 +460,9 @@ export function n8nApp(options: {
 				live = undefined;
 				return outcome(result, items, false);
 			}
-			live = { poller: context.poller, data: context.data };
+			live = { poller: context.poller, data: context.data, global: context.global };
 			workflowStatic = copy(context.data);
+			workflowGlobal = copy(context.global);
 			active = true;
 			return outcome(result, items, true);
 		}
@@ -458,6 +476,7 @@ export function n8nApp(options: {
 			const { result, items } = await context.run();
 			active = result.ok;
 			if (result.ok) workflowStatic = copy(context.data);
+			if (result.ok) workflowGlobal = copy(context.global);
 			return outcome(result, items, result.ok);
 		}
 		row ??= copy(workflowStatic);
@@ -467,6 +486,8 @@ export function n8nApp(options: {
 		// A testing poll: committed only with the execution it starts.
 		const committed = result.ok && items !== null;
 		if (committed) row = copy(context.data);
+		// The activator saves the workflow's static data all the same: the global part is saved.
+		if (result.ok) workflowGlobal = copy(context.global);
 		return outcome(result, items, committed);
 	}
 
@@ -490,6 +511,7 @@ export function n8nApp(options: {
 				const items = result.ok ? (result.items?.map((item) => item.json) ?? null) : undefined;
 				const saved = result.ok && items !== null;
 				if (saved) workflowStatic = copy(context.data);
+				if (saved) workflowGlobal = copy(context.global);
 				return outcome(result, items, saved);
 			}
 			if (options.saving === 'scheduler') {
@@ -497,11 +519,14 @@ export function n8nApp(options: {
 				const { result, items } = await context.run();
 				const saved = result.ok && items !== null;
 				if (saved) workflowStatic = copy(context.data);
+				if (saved) workflowGlobal = copy(context.global);
 				return outcome(result, items, saved);
 			}
 			const context = open(copy(row ?? workflowStatic), 'update');
 			const { result, items } = await context.run();
 			if (result.ok) row = copy(context.data);
+			// `__emit` saves the workflow's static data (the global part; the node's is the row).
+			if (result.ok && items !== null) workflowGlobal = copy(context.global);
 			return outcome(result, items, result.ok);
 		},
 		/** n8n stops and starts again: unsaved writes and the process's memory are gone. */
@@ -510,6 +535,14 @@ export function n8nApp(options: {
 			live = undefined;
 			if (!active) return undefined;
 			return await activationPoll('init');
+		},
+		/** What n8n's database holds as the workflow's global static data now (a copy). */
+		savedGlobal: (): IDataObject => copy(workflowGlobal),
+		/** Edits the workflow's global static data in the database (an import, a hand edit, an older release's). */
+		editSavedGlobal: (edit: (data: IDataObject) => void) => {
+			const data = copy(workflowGlobal);
+			edit(data);
+			workflowGlobal = data;
 		},
 		/** What n8n's database holds for the node now (a copy). */
 		saved: (): IDataObject => copy(options.saving === 'durable' && row ? row : workflowStatic),
