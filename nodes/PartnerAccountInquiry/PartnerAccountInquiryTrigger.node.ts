@@ -20,7 +20,7 @@ import {
 	QUOTA_EVENTS,
 	TRIGGER_EVENTS,
 } from './trigger/events';
-import { NODE_DATA_KEYS, startRun } from './trigger/continuity';
+import { activationRun, NODE_DATA_KEYS, recordActivation, startRun } from './trigger/continuity';
 import { nodeName, pollBeneficiaries, pollQuota } from './trigger/poll';
 
 const beneficiaryShow = { show: { event: BENEFICIARY_EVENTS } };
@@ -100,7 +100,11 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		activations.add(this);
 		const activating = firstPollOfActivation && this.getActivationMode() === 'activate' && !manual;
 		if (activating) {
-			startRun(nodeName(this), staticData.pollRecord);
+			// The run goes to the workflow's global static data too: n8n's activator saves it after this
+			// poll on every setup, even where it does not save this poll's node data (durable cursors).
+			const global = this.getWorkflowStaticData('global');
+			const { id } = this.getNode();
+			recordActivation(global, id, startRun(nodeName(this), staticData.pollRecord, activationRun(global, id)));
 			for (const key of NODE_DATA_KEYS) delete staticData[key];
 		}
 		try {

@@ -4,10 +4,12 @@
  * test/workflows/triggerPollers.test.ts play through n8n's pollers.
  */
 import {
+	activationRun,
 	carryOn,
 	forgetWrittenStates,
 	nextRecord,
 	readPollRecord,
+	recordActivation,
 	rememberWritten,
 	startRun,
 	type Carried,
@@ -19,33 +21,67 @@ const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 beforeEach(() => forgetWrittenStates());
 
-/** One poll over `data` (the object n8n gave it) that writes; returns what it carried on as. */
-function poll(data: Record<string, unknown>, nowMs = Date.now()): Carried {
-	const carried = carryOn(NODE, readPollRecord(data.pollRecord).state);
+/**
+ * One quiet poll over `data` (the object n8n gave it) that writes, the last activation's run in
+ * the global static data being `activated`; returns what it carried on as.
+ */
+function poll(data: Record<string, unknown>, nowMs = Date.now(), activated?: number): Carried {
+	const carried = carryOn(NODE, readPollRecord(data.pollRecord).state, data, activated);
+	if (carried.fresh) for (const key of ['state', 'pollRecord']) delete data[key];
 	if (carried.adopt) Object.assign(data, carried.adopt);
-	const record = nextRecord(carried, nowMs);
+	const record = nextRecord(carried, true, nowMs);
 	data.pollRecord = record;
-	rememberWritten(NODE, { state: data.state, pollRecord: record });
+	rememberWritten(NODE, data, carried, { state: data.state, pollRecord: record });
 	return carried;
 }
-/** A user's activation over `data`, as the node plays it. */
-function activate(data: Record<string, unknown>): void {
-	startRun(NODE, data.pollRecord);
+/** A user's activation over `data`, as the node plays it; returns its run. */
+function activate(data: Record<string, unknown>): number {
+	const run = startRun(NODE, data.pollRecord);
 	delete data.pollRecord;
 	delete data.state;
+	return run;
 }
 
 describe('carryOn', () => {
-	it('its own last write came back: whole; after a restart: not known to be whole', () => {
+	it('its own last write came back: whole; after a restart: whole once two quiet polls in a row were seen saved', () => {
 		let saved: Record<string, unknown> = {};
-		for (let i = 0; i < 3; i++) {
+		const afterRestart: boolean[] = [];
+		for (let i = 0; i < 4; i++) {
 			const copy = clone(saved);
-			const carried = poll(copy);
+			const carried = poll(copy, Date.now(), 0);
 			if (i > 0) expect(carried.whole).toBe(true);
 			saved = copy;
+			afterRestart.push((saved.pollRecord as { everyPollSaved: boolean }).everyPollSaved);
 		}
-		forgetWrittenStates(); // a restart: the activation n8n did not save may have come after it
-		expect(carryOn(NODE, readPollRecord(saved.pollRecord).state).whole).toBe(false);
+		expect(afterRestart).toEqual([false, false, true, true]);
+		forgetWrittenStates(); // a restart
+		expect(carryOn(NODE, readPollRecord(saved.pollRecord).state, clone(saved), 0).whole).toBe(true);
+		// The same, its poll given the object it wrote into (the default poller): proves nothing.
+		const live: Record<string, unknown> = {};
+		for (let i = 0; i < 4; i++) poll(live);
+		expect(live.pollRecord).toMatchObject({ everyPollSaved: false });
+	});
+
+	it('a newer activation in the global static data than the saved run: a fresh baseline in that run, not whole', () => {
+		const saved: Record<string, unknown> = { state: 'old' };
+		for (let i = 0; i < 4; i++) {
+			const copy = clone(saved);
+			poll(copy);
+			Object.assign(saved, copy);
+		}
+		const global: Record<string, unknown> = {};
+		recordActivation(global, 'node', activate(clone(saved))); // its poll not saved (durable cursors)
+		expect(global).toEqual({ partnerAccountInquiryRuns: { node: 2 } });
+		forgetWrittenStates(); // a restart before the next poll
+		const next = clone(saved);
+		const carried = poll(next, Date.now(), activationRun(global, 'node'));
+		expect(carried).toMatchObject({ fresh: true, run: 2, whole: false });
+		expect(next.state).toBeUndefined();
+		expect(next.pollRecord).toMatchObject({ run: 2, polls: 1, everyPollSaved: false });
+		// Runs that agree, or none in the global static data (the previous release): carried on.
+		expect(poll(clone(next), Date.now(), 2).fresh).toBeUndefined();
+		forgetWrittenStates();
+		expect(carryOn(NODE, readPollRecord(saved.pollRecord).state, clone(saved)).fresh).toBeUndefined();
 	});
 
 	it('the activation poll saved, the quiet polls after it not (the scheduler without durable cursors): the newer write carried on', () => {
@@ -67,7 +103,15 @@ describe('carryOn', () => {
 		activate(activation);
 		poll(activation); // not saved (durable cursors: the activation's poll is a testing poll)
 		activation.state = 'new';
-		rememberWritten(NODE, { state: 'new', pollRecord: activation.pollRecord as never });
+		rememberWritten(
+			NODE,
+			activation,
+			{ whole: true, everyPollSaved: false, quietSeenSaved: false },
+			{
+				state: 'new',
+				pollRecord: activation.pollRecord as never,
+			},
+		);
 		const next = clone(old);
 		expect(poll(next).adopt).toMatchObject({ state: 'new' });
 		expect(next.pollRecord).toMatchObject({ run: 2, polls: 2 });
@@ -76,7 +120,7 @@ describe('carryOn', () => {
 	it('a newer run this process did not write (another main) is carried on from, as not known to be whole', () => {
 		poll({ state: 'mine' });
 		const theirs = { pollRecord: { version: 1, born: 'theirs', run: 2, polls: 1, at: 0 }, state: 'theirs' };
-		const carried = carryOn(NODE, readPollRecord(theirs.pollRecord).state);
+		const carried = carryOn(NODE, readPollRecord(theirs.pollRecord).state, theirs);
 		expect(carried.adopt).toBeUndefined();
 		expect(carried).toMatchObject({ whole: false, record: { born: 'theirs' } });
 	});
@@ -88,15 +132,16 @@ describe('carryOn', () => {
 			/poll record/,
 		);
 		expect(readPollRecord('x').problem).toBeDefined();
-		expect(readPollRecord({ version: 1, born: 'x', polls: 3, at: 1, quiet: true, everyPollSaved: true }).state).toEqual(
-			{
-				version: 1,
-				born: 'x',
-				run: 0,
-				polls: 3,
-				at: 1,
-			},
-		);
+		expect(readPollRecord({ version: 1, born: 'x', polls: 3, at: 1 }).state).toEqual({
+			version: 1,
+			born: 'x',
+			run: 0,
+			polls: 3,
+			at: 1,
+			quiet: false,
+			everyPollSaved: false,
+		});
+		expect(readPollRecord({ version: 1, born: 'x', polls: 3, at: 1, quiet: 'yes' }).problem).toMatch(/poll record/);
 	});
 });
 

@@ -15,11 +15,13 @@ const app = makeApp(sim);
 function otherTriggersPoll(round: number, n = 1000, state: unknown = {}): void {
 	for (let i = 0; i < n; i++) {
 		const record = { version: 1 as const, born: `other-${i}`, run: 1, polls: round, at: Date.now() };
-		rememberWritten(`wf-other-${i}\ntrigger`, { state, pollRecord: record });
+		const pollRecord = { ...record, quiet: true, everyPollSaved: false };
+		rememberWritten(`wf-other-${i}\ntrigger`, {}, UNPROVEN, { state, pollRecord });
 	}
 }
 /** A beneficiary state of about 1 MiB (what a trigger on 6,000 beneficiaries keeps). */
 const LARGE_STATE = { blob: 'x'.repeat(2 ** 20) };
+const UNPROVEN = { whole: true, everyPollSaved: false, quietSeenSaved: false };
 const quotaRequests = () => sim().requests.filter((r) => r.path.includes('AvailableQuota')).length;
 
 describe('scheduler without durable cursors, 1,001 trigger nodes in one n8n process', () => {

@@ -9,7 +9,8 @@
  * which; it looks at what comes back:
  *
  * - Every poll that writes leaves a poll record next to its state: which run of states it belongs
- *   to (`born`, and `run`: which activation of the node), how many polls wrote it (`polls`), when.
+ *   to (`born`, and `run`: which activation of the node), how many polls wrote it (`polls`), when,
+ *   whether the poll emitted nothing (`quiet`).
  * - This process remembers the last node data it wrote per trigger node. A poll given older data
  *   than that (a poll this process ran was not saved) carries on from the remembered data instead,
  *   and its own write saves it where n8n saves this poll. Only an n8n restart (or another main
@@ -17,9 +18,17 @@
  * - Between two runs the one with the higher `run` wins: an activation counts one more than any run
  *   the node saw before it, so an older run's record (one a deactivation kept) never overrides a
  *   newer activation's, whatever the clock says.
- * - The state is known to hold every earlier poll's finding (`whole`, which trigger/quotaState.ts
- *   needs to alert exactly once) only when it is the last this process wrote. After a restart it
- *   is not: n8n may not have saved the polls before it, the one it runs at an activation included.
+ * - An activation also writes its run to the workflow's global static data (`activationRun`), which
+ *   n8n's activator saves after the activation poll on every setup, and every poll reads as saved.
+ *   A poll whose node data is of an older run than that knows the activation's poll was not saved
+ *   (durable cursors: it is a testing poll) and takes a fresh baseline, as the activation did.
+ * - A poll given a fresh copy of the static data that holds the write of a poll that emitted
+ *   nothing, itself given such a copy, has seen two quiet polls in a row saved: polls are saved
+ *   here (one alone proves nothing: n8n saves the poll it runs at an activation on every setup).
+ *   The record says so (`everyPollSaved`) until a write is seen lost. The state is known to hold
+ *   every earlier poll's finding (`whole`, which trigger/quotaState.ts needs to alert exactly once)
+ *   when it is the last this process wrote, or, after a restart, when its record says every poll
+ *   is saved and its run is the node's last activation.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -37,6 +46,10 @@ export interface PollRecord {
 	polls: number;
 	/** When the last of them wrote (epoch ms; informational: no decision reads the clock). */
 	at: number;
+	/** Whether it emitted nothing (records written before it had none: read as false). */
+	quiet: boolean;
+	/** Whether two quiet polls in a row were seen saved, with no write lost since (none: false). */
+	everyPollSaved: boolean;
 }
 
 /** The node's static data this module carries: the state, the back-off after status U, the record. */
@@ -58,12 +71,32 @@ export function readPollRecord(saved: unknown): StateReading<PollRecord> {
 		!whole(saved.polls, MAX_POLLS) ||
 		saved.polls < 1 ||
 		!(saved.run === undefined || whole(saved.run, MAX_POLLS)) ||
-		!whole(saved.at)
+		!whole(saved.at) ||
+		!(saved.quiet === undefined || typeof saved.quiet === 'boolean') ||
+		!(saved.everyPollSaved === undefined || typeof saved.everyPollSaved === 'boolean')
 	) {
 		return { problem: 'its poll record is not of the expected shape' };
 	}
 	const { born, polls, at } = saved;
-	return { state: { version: POLL_RECORD_VERSION, born, run: (saved.run as number | undefined) ?? 0, polls, at } };
+	const run = (saved.run as number | undefined) ?? 0;
+	const [quiet, everyPollSaved] = [saved.quiet === true, saved.everyPollSaved === true];
+	return { state: { version: POLL_RECORD_VERSION, born, run, polls, at, quiet, everyPollSaved } };
+}
+
+/** The key of the workflow's global static data that holds, per trigger node ID, its last activation's run. */
+export const ACTIVATION_RUNS_KEY = 'partnerAccountInquiryRuns';
+
+/** The run of the node's last activation, as the workflow's global static data holds it (none: undefined). */
+export function activationRun(global: Record<string, unknown>, nodeId: string): number | undefined {
+	const runs = global[ACTIVATION_RUNS_KEY];
+	const run = isRecord(runs) ? runs[nodeId] : undefined;
+	return whole(run, MAX_POLLS) ? run : undefined;
+}
+
+/** Writes an activation's run for the node (one assignment of the key: n8n sees a write inside it only so). */
+export function recordActivation(global: Record<string, unknown>, nodeId: string, run: number): void {
+	const runs = global[ACTIVATION_RUNS_KEY];
+	global[ACTIVATION_RUNS_KEY] = { ...(isRecord(runs) ? runs : {}), [nodeId]: run };
 }
 
 /**
@@ -85,9 +118,13 @@ interface Remembered {
 	chars: number;
 	/** The digest of a damaged poll record this process dropped for the node (one warning, not one a poll). */
 	dropped?: string;
+	/** Whether the poll that wrote it saw the quiet poll before it saved. */
+	quietSeenSaved: boolean;
 }
 const remembered = new Map<string, Remembered>();
 let rememberedChars = 0;
+/** The static data objects this process wrote into: a poll given one of them was not given a fresh copy. */
+let writtenInto = new WeakSet<object>();
 export const MEMORY_BUDGET_CHARS = 64 * 2 ** 20;
 const SHED_STATE_CHARS = 4_096;
 const ENTRY_CHARS = 300;
@@ -120,37 +157,65 @@ export interface Carried {
 	adopt?: NodeData;
 	/** With `adopt`: keep the state the poll was given (the remembered one was dropped for memory). */
 	keepState?: boolean;
+	/** The node's last activation was not saved: take a fresh baseline (drop the data given) in run `run`. */
+	fresh?: boolean;
 	/** The record this poll follows (undefined: none, start a new run). */
 	record?: PollRecord;
 	/** With no record: the run to start. */
 	run?: number;
 	/** Whether the state carried on from holds every earlier poll's finding. */
 	whole: boolean;
+	/** What this poll's record says of it. */
+	everyPollSaved: boolean;
+	/** This poll was given, in a copy of its own, the write of a quiet poll before it. */
+	quietSeenSaved: boolean;
 }
 
-/** How a poll of `node` (workflow and node IDs) carries on, given the record in its static data. */
-export function carryOn(node: string, saved: PollRecord | undefined): Carried {
+const unproven = { everyPollSaved: false, quietSeenSaved: false };
+
+/**
+ * How a poll of `node` (workflow and node IDs) carries on, given the record in its static data
+ * (`staticData`, the object n8n gave it) and the run of the node's last activation in the
+ * workflow's global static data (`activated`; none: a release before it, or a damaged record).
+ */
+export function carryOn(node: string, saved: PollRecord | undefined, staticData: object, activated?: number): Carried {
+	const carried = follow(node, saved, staticData);
+	// A newer activation than any data the poll has: its poll was not saved, and its baseline is lost.
+	if (activated !== undefined && activated > (carried.record?.run ?? carried.run ?? 0)) {
+		return { fresh: true, run: activated, whole: false, ...unproven };
+	}
+	return carried;
+}
+
+function follow(node: string, saved: PollRecord | undefined, staticData: object): Carried {
 	const mine = remembered.get(node);
-	// An n8n restart (or this node forgotten for memory): the saved data, not known to be whole.
-	if (!mine) return { record: saved, whole: false };
+	// An n8n restart (or this node forgotten for memory): the saved data, whole if its record says every poll is saved.
+	if (!mine) return { record: saved, whole: saved?.everyPollSaved === true, ...unproven };
 	const last = mine.record;
 	// A run this process started (an activation) and has not written yet: nothing saved is of it.
-	if (!last) return { adopt: mine.data, run: mine.run, whole: true };
+	if (!last) return { adopt: mine.data, run: mine.run, whole: true, ...unproven };
 	if (saved?.born === last.born) {
-		// The last write of this process came back: it was saved.
-		if (saved.polls === last.polls) return { record: saved, whole: true };
+		if (saved.polls === last.polls) {
+			// The last write of this process came back, in a copy of its own (not the object it wrote
+			// into): it was saved. Two quiet polls in a row seen saved so are the evidence that every
+			// poll is saved here (one is not: n8n saves the poll it runs at an activation on every setup).
+			const fresh = !writtenInto.has(staticData);
+			const quietSeenSaved = fresh && last.quiet;
+			const everyPollSaved = quietSeenSaved ? mine.quietSeenSaved : fresh && saved.everyPollSaved;
+			return { record: saved, whole: true, everyPollSaved, quietSeenSaved };
+		}
 		// Written since by another process (another main): carry on from it.
-		if (saved.polls > last.polls) return { record: saved, whole: false };
+		if (saved.polls > last.polls) return { record: saved, whole: false, ...unproven };
 	} else if (saved && saved.run >= last.run) {
 		// Another run, at least as new, that this process did not write: another process's activation.
-		return { record: saved, whole: false };
+		return { record: saved, whole: false, ...unproven };
 	}
 	// A write of this process was not saved (or an older run's data is what n8n gave): carry on from it.
-	return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed };
+	return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed, ...unproven };
 }
 
-/** The record of a poll that writes after `carried`. */
-export function nextRecord(carried: Carried, nowMs: number): PollRecord {
+/** The record of a poll that writes after `carried`, and whether it emitted nothing. */
+export function nextRecord(carried: Carried, quiet: boolean, nowMs: number): PollRecord {
 	const previous = carried.record;
 	const run = previous ? previous.run + (previous.polls >= MAX_POLLS ? 1 : 0) : (carried.run ?? 1);
 	const carries = previous !== undefined && run === previous.run;
@@ -160,12 +225,32 @@ export function nextRecord(carried: Carried, nowMs: number): PollRecord {
 		run,
 		polls: carries ? previous.polls + 1 : 1,
 		at: nowMs,
+		quiet,
+		everyPollSaved: carries && carried.everyPollSaved,
 	};
 }
 
-/** This process wrote `data` (its record included) for `node`, having dropped the damaged record `dropped` (a digest). */
-export function rememberWritten(node: string, data: NodeData & { pollRecord: PollRecord }, dropped?: string): void {
-	remember(node, { run: data.pollRecord.run, record: data.pollRecord, data: { ...data }, shed: false, dropped });
+/**
+ * This process wrote `data` (its record included) into `staticData` for `node`, carrying on as
+ * `carried`, having dropped the damaged record `dropped` (a digest).
+ */
+export function rememberWritten(
+	node: string,
+	staticData: object,
+	carried: Carried,
+	data: NodeData & { pollRecord: PollRecord },
+	dropped?: string,
+): void {
+	const { quietSeenSaved } = carried;
+	remember(node, {
+		run: data.pollRecord.run,
+		record: data.pollRecord,
+		data: { ...data },
+		shed: false,
+		dropped,
+		quietSeenSaved,
+	});
+	writtenInto.add(staticData);
 }
 
 /**
@@ -182,13 +267,15 @@ export function damagedRecord(node: string, saved: unknown): { digest: string; n
 
 /**
  * A user's activation of `node`, whose static data held `previous` as its poll record: what this
- * process wrote before is no state to carry on from, and the new run counts one more than any
- * run seen (the saved one, the one remembered).
+ * process wrote before is no state to carry on from, and the new run (returned, for
+ * recordActivation) counts one more than any run seen (the saved one, the one remembered, the
+ * last activation's in the global static data, `activated`).
  */
-export function startRun(node: string, previous: unknown): void {
+export function startRun(node: string, previous: unknown, activated = 0): number {
 	const mine = remembered.get(node);
-	const run = Math.max(readPollRecord(previous).state?.run ?? 0, mine?.run ?? 0) + 1;
-	remember(node, { run, data: {}, shed: false });
+	const run = Math.max(readPollRecord(previous).state?.run ?? 0, mine?.run ?? 0, activated) + 1;
+	remember(node, { run, data: {}, shed: false, quietSeenSaved: false });
+	return run;
 }
 
 /** Forgets what this process wrote for `node`. */
@@ -203,4 +290,5 @@ export function forgetNode(node: string): void {
 export function forgetWrittenStates(): void {
 	remembered.clear();
 	rememberedChars = 0;
+	writtenInto = new WeakSet<object>();
 }

@@ -21,6 +21,7 @@ import { baseline, diffBeneficiaries, MAX_EVENTS_PER_POLL, readBeneficiaryState 
 import { quotaEvent, readQuotaState } from './quotaState';
 import { questionDigest, type StateReading } from './savedState';
 import {
+	activationRun,
 	carryOn,
 	damagedRecord,
 	nextRecord,
@@ -65,12 +66,12 @@ export async function pollBeneficiaries(
 	const saved = savedState(fn, readBeneficiaryState(staticData.state, digest, askedBefore));
 	if (!saved) {
 		staticData.state = baseline(digest, current) as unknown as IDataObject;
-		book.write();
+		book.write(true);
 		return null;
 	}
 	const { events, next } = diffBeneficiaries(saved, current, new Set([event]), MAX_EVENTS_PER_POLL);
 	staticData.state = next as unknown as IDataObject;
-	book.write();
+	book.write(events.length === 0);
 	if (events.length === 0) return null;
 	return [
 		events.map(({ beneficiary, changes }) => ({
@@ -108,7 +109,7 @@ export async function pollQuota(
 	const saved = savedState(fn, readQuotaState(staticData.state, digest, askedBefore));
 	const outcome = quotaEvent(event, saved, digest, quota.availableQuotaAmount as number, threshold, book.whole);
 	staticData.state = outcome.next as unknown as IDataObject;
-	book.write();
+	book.write(!outcome.fire);
 	if (!outcome.fire) return null;
 	const json: IDataObject = { ...quota, event, previousAmount: outcome.previousAmount ?? null };
 	if (event === 'quotaBelowThreshold') json.threshold = threshold;
@@ -139,14 +140,15 @@ interface Book {
 	whole: boolean;
 	/** The poll n8n runs at a user's activation: it must take the baseline (a U fails the activation). */
 	activating: boolean;
-	/** The poll wrote its data; records it, here and in this process. */
-	write: () => void;
+	/** The poll wrote its data and emits nothing (`quiet`) or something; records it, here and in this process. */
+	write: (quiet: boolean) => void;
 }
 
 /**
  * Opens a poll's book: reads the poll record (damage: a warning, and it is dropped), and when this
  * process wrote newer data than the static data the poll was given (a poll n8n did not save),
- * carries on from that data.
+ * carries on from that data; when the node's last activation (in the workflow's global static
+ * data) is newer than that data, its poll was not saved: a fresh baseline, as it took.
  */
 function openBook(fn: IPollFunctions, staticData: IDataObject, activating: boolean): Book {
 	const node = nodeName(fn);
@@ -155,8 +157,12 @@ function openBook(fn: IPollFunctions, staticData: IDataObject, activating: boole
 	const damage = reading.problem ? damagedRecord(node, staticData.pollRecord) : undefined;
 	if (damage?.news) warn(fn, reading.problem as string, 'it is started anew');
 	if (damage) delete staticData.pollRecord;
-	const carried: Carried = carryOn(node, reading.state);
-	if (carried.adopt) {
+	// A damaged record names no run: carried on from, as one of the last activation.
+	const activated = damage ? undefined : activationRun(fn.getWorkflowStaticData('global'), fn.getNode().id);
+	const carried: Carried = carryOn(node, reading.state, staticData, activated);
+	if (carried.fresh) {
+		for (const key of NODE_DATA_KEYS) delete staticData[key];
+	} else if (carried.adopt) {
 		for (const key of NODE_DATA_KEYS) {
 			if (key === 'state' && carried.keepState) continue;
 			const value = carried.adopt[key];
@@ -167,11 +173,11 @@ function openBook(fn: IPollFunctions, staticData: IDataObject, activating: boole
 	return {
 		whole: carried.whole,
 		activating,
-		write: () => {
-			const record = nextRecord(carried, Date.now());
+		write: (quiet) => {
+			const record = nextRecord(carried, quiet, Date.now());
 			staticData.pollRecord = record as unknown as IDataObject;
 			const { state, unknownBackoff } = staticData;
-			rememberWritten(node, { state, unknownBackoff, pollRecord: record }, damage?.digest);
+			rememberWritten(node, staticData, carried, { state, unknownBackoff, pollRecord: record }, damage?.digest);
 		},
 	};
 }
@@ -233,7 +239,7 @@ async function withinBackoff<T>(
 	const backoff = reading.state;
 	if (backoff && now < backoff.nextPollAt) {
 		// Quiet, and written: where n8n saves this poll, it also saves what an unsaved poll before it left.
-		book.write();
+		book.write(true);
 		return SKIPPED;
 	}
 	const outcome = await settle(read());
@@ -255,7 +261,7 @@ async function withinBackoff<T>(
 	}
 	// A poll that throws is saved by no n8n poller: this process remembers the back-off, and the
 	// next poll (which sends nothing) writes it where n8n saves that poll.
-	book.write();
+	book.write(!reportNow);
 	if (!reportNow) return SKIPPED;
 	error.hint = `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${Math.round((next.nextPollAt - now) / 60_000)} minutes without reporting this again, and carries on as usual at the first successful answer.`;
 	throw toNodeError(fn.getNode(), error, 0);
