@@ -90,7 +90,8 @@ export const ACTIVATION_RUNS_KEY = 'partnerAccountInquiryRuns';
 export function activationRun(global: Record<string, unknown>, nodeId: string): number | undefined {
 	const runs = global[ACTIVATION_RUNS_KEY];
 	const run = isRecord(runs) ? runs[nodeId] : undefined;
-	return whole(run, MAX_POLLS) ? run : undefined;
+	// Below the bound, so that the next activation's run (one more) is still one a record may hold.
+	return whole(run, MAX_POLLS - 1) ? run : undefined;
 }
 
 /** Writes an activation's run for the node (one assignment of the key: n8n sees a write inside it only so). */
@@ -179,10 +180,17 @@ const unproven = { everyPollSaved: false, quietSeenSaved: false };
  * workflow's global static data (`activated`; none: a release before it, or a damaged record).
  */
 export function carryOn(node: string, saved: PollRecord | undefined, staticData: object, activated?: number): Carried {
+	const afterRestart = !remembered.has(node);
 	const carried = follow(node, saved, staticData);
+	const run = carried.record?.run ?? carried.run ?? 0;
 	// A newer activation than any data the poll has: its poll was not saved, and its baseline is lost.
-	if (activated !== undefined && activated > (carried.record?.run ?? carried.run ?? 0)) {
-		return { fresh: true, run: activated, whole: false, ...unproven };
+	if (activated !== undefined && activated > run) return { fresh: true, run: activated, whole: false, ...unproven };
+	// After a restart, data of a run this release wrote beside its run in the global static data,
+	// which is now gone, damaged or older (another execution saved a stale copy of it): an
+	// activation may have gone unseen, so the state is not known to hold every finding (a quota
+	// below alerts again, once: the poll's own write is remembered from then on).
+	if (afterRestart && run > 0 && (activated === undefined || activated < run)) {
+		return { ...carried, whole: false, ...unproven };
 	}
 	return carried;
 }
