@@ -122,36 +122,6 @@ describe.each(['emit', 'scheduler', 'durable'] as const)('a damaged poll record,
 	});
 });
 
-/**
- * What another execution (one begun before the reactivation, saving its stale copy), a Code node
- * or a hand edit can leave of the activation runs in the global static data. A run rolled back to
- * the saved data's own run cannot be told from an ordinary one (documented in the README).
- */
-const DAMAGE: Array<[string, (g: Record<string, unknown>) => void]> = [
-	['deleted (a stale execution saved global data without it)', (g) => delete g.partnerAccountInquiryRuns],
-	['non-numeric', (g) => (g.partnerAccountInquiryRuns = { trigger: 'x' })],
-	['negative', (g) => (g.partnerAccountInquiryRuns = { trigger: -1 })],
-];
-
-describe.each(DAMAGE)(
-	'durable cursors: the activation runs in global static data %s after a reactivation, then a restart',
-	(_name, damage) => {
-		it('a quota re-armed by the (unsaved) activation poll that falls after the restart is alerted (never missed)', async () => {
-			setQuota('0');
-			const n8n = app(BELOW, 'durable');
-			expect(count(await n8n.activate())).toBe(1);
-			for (let i = 0; i < 4; i++) expect(count(await n8n.poll())).toBe(0); // every poll seen saved
-			n8n.deactivate();
-			setQuota('1250000');
-			expect(count(await n8n.activate())).toBe(0); // re-armed, not committed
-			n8n.editSavedGlobal(damage);
-			await n8n.restart();
-			setQuota('0');
-			expect(count(await n8n.poll())).toBe(1);
-		});
-	},
-);
-
 describe('a run at the edge of what the node accepts (2^40, read as valid)', () => {
 	it('the node never writes a run it then reads as damaged (no warning, no lost continuity)', async () => {
 		const removed = app({ event: 'beneficiaryRemoved', ...SMALL }, 'durable');

@@ -180,18 +180,10 @@ const unproven = { everyPollSaved: false, quietSeenSaved: false };
  * workflow's global static data (`activated`; none: a release before it, or a damaged record).
  */
 export function carryOn(node: string, saved: PollRecord | undefined, staticData: object, activated?: number): Carried {
-	const afterRestart = !remembered.has(node);
 	const carried = follow(node, saved, staticData);
 	const run = carried.record?.run ?? carried.run ?? 0;
 	// A newer activation than any data the poll has: its poll was not saved, and its baseline is lost.
 	if (activated !== undefined && activated > run) return { fresh: true, run: activated, whole: false, ...unproven };
-	// After a restart, data of a run this release wrote beside its run in the global static data,
-	// which is now gone, damaged or older (another execution saved a stale copy of it): an
-	// activation may have gone unseen, so the state is not known to hold every finding (a quota
-	// below alerts again, once: the poll's own write is remembered from then on).
-	if (afterRestart && run > 0 && (activated === undefined || activated < run)) {
-		return { ...carried, whole: false, ...unproven };
-	}
 	return carried;
 }
 
