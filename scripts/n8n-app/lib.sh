@@ -411,6 +411,44 @@ pack_package() {
 	echo "$tarball"
 }
 
+# Builds and packs the previous release (scripts/n8n-app/previous-release.json: its version and
+# commit, taken from this repository's history) into $1 and prints the tarball's path: the version
+# the upgrade check installs first. Its own node_modules are this checkout's when the two lockfiles
+# pin the same packages (they differ only in the package's version), else a fresh npm ci.
+pack_previous_release() {
+	local out="$1" commit version tree tarball
+	commit="$(node -p 'require("./scripts/n8n-app/previous-release.json").commit')"
+	version="$(node -p 'require("./scripts/n8n-app/previous-release.json").version')"
+	tree="$out/previous-$version"
+	git cat-file -e "$commit^{commit}" 2>/dev/null ||
+		die "the previous release's commit $commit (scripts/n8n-app/previous-release.json) is not in this clone's history; clone with full history (not --depth)"
+	say "building the previous release $version (commit ${commit:0:7}) for the upgrade check" >&2
+	rm -rf "$tree"
+	mkdir -p "$tree"
+	git archive "$commit" | tar -x -C "$tree"
+	[ "$(node -p 'require(process.argv[1]).version' "$tree/package.json")" = "$version" ] ||
+		die "commit ${commit:0:7}'s package.json does not say version $version (scripts/n8n-app/previous-release.json)"
+	if node -e '
+		const read = (f) => { const l = require(f); delete l.version; delete l.packages[""].version; return JSON.stringify(l); };
+		process.exit(read(process.argv[1]) === read(process.argv[2]) ? 0 : 1);
+	' "$PWD/package-lock.json" "$tree/package-lock.json"; then
+		ln -s "$PWD/node_modules" "$tree/node_modules"
+	else
+		(cd "$tree" && npm ci --no-audit --no-fund) >"$out/previous-npm-ci.log" 2>&1 || {
+			show_log "$out/previous-npm-ci.log"
+			die "npm ci of the previous release failed"
+		}
+	fi
+	(cd "$tree" && npm run build --silent && npm pack --silent --pack-destination "$out") >"$out/previous-build.log" 2>&1 || {
+		show_log "$out/previous-build.log"
+		die "building the previous release $version failed"
+	}
+	tarball="$out/$PACKAGE_NAME-$version.tgz"
+	[ -f "$tarball" ] || die "packing the previous release produced no $tarball"
+	rm -rf "$tree"
+	echo "$tarball"
+}
+
 # Installs the packed package (tarball $3, or a fresh pack_package into $2/pack) as a community
 # package into $1/.n8n/nodes/node_modules, the way n8n's own installer does: unpack, drop dev,
 # peer and optional dependencies, npm install without scripts.
@@ -441,17 +479,20 @@ install_package_into() {
 }
 
 # Builds the dev tree and starts the gateway simulator on a free loopback port, in the
-# background. Sets SIM_PORT, SIM_URL and SIM_PID (the caller's cleanup stops it). $1: work dir.
+# background. Sets SIM_PORT, SIM_URL and SIM_PID (the caller's cleanup stops it). $1: work dir;
+# $2: a port to start it on again (its data afresh, for checks that need the data as shipped).
 start_simulator() {
 	local work="$1"
-	say "starting the gateway simulator (npm run build:dev)"
-	npm run build:dev --silent >"$work/logs/build-dev.log" 2>&1 || {
-		show_log "$work/logs/build-dev.log"
-		die "npm run build:dev failed"
-	}
-	SIM_PORT="$(free_port)"
+	if [ -z "${2:-}" ]; then
+		say "starting the gateway simulator (npm run build:dev)"
+		npm run build:dev --silent >"$work/logs/build-dev.log" 2>&1 || {
+			show_log "$work/logs/build-dev.log"
+			die "npm run build:dev failed"
+		}
+	fi
+	SIM_PORT="${2:-$(free_port)}"
 	SIM_URL="http://127.0.0.1:$SIM_PORT"
-	node .dev-dist/sandbox/cli.js --port "$SIM_PORT" >"$work/logs/simulator.log" 2>&1 &
+	node .dev-dist/sandbox/cli.js --port "$SIM_PORT" >>"$work/logs/simulator.log" 2>&1 &
 	SIM_PID=$!
 	wait_http "$SIM_PORT" / 20 || {
 		show_log "$work/logs/simulator.log"

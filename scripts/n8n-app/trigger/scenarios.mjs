@@ -8,14 +8,17 @@
 //     beneficiary of the partner's own account new bank details, swaps two beneficiaries of
 //     CUST_LARGE while a poll reads its pages, and drops the first quota below the threshold;
 //     waits for the executions, then lets the quota recover and waits for a poll to see it.
-//   node scripts/n8n-app/trigger/scenarios.mjs fall <simulator URL> <quota ID prefix>
-//     Drops the quota below the threshold again (run while n8n is stopped).
+//   node scripts/n8n-app/trigger/scenarios.mjs fall <simulator URL> <quota ID prefix> [reference ID]
+//     Drops the quota below the threshold again (run while n8n is stopped) and, given a reference
+//     ID, binds a beneficiary with it to the own account (after-restart expects it reported once
+//     when SCENARIO_BOUND_MEANWHILE names it).
 //   node scripts/n8n-app/trigger/scenarios.mjs setup <simulator URL> <quota ID prefix>
 //     Before the app starts: the first quota at 12,500 USD, the second at 0 (below from the start).
 //   node scripts/n8n-app/trigger/scenarios.mjs after-restart <simulator URL> <app dir> <database> <suffix> <quota ID prefix> <label> <what before-restart printed>
 //     Waits for the second alert, lets two more polls pass, and prints one ok/FAIL line per check.
 //     With SCENARIO_EVERY_POLL_SAVED=1 (durable cursors: every poll saved) the quota below from
-//     activation must alert exactly once across the restart; otherwise at most one repeat.
+//     activation must alert exactly once across the restart; otherwise at most one repeat. The
+//     scheduled quota workflow must have run, each time a success, before and after the restart.
 //   node scripts/n8n-app/trigger/scenarios.mjs activation <simulator URL> <app dir> <database> <suffix> <n8n URL> <label>
 //     The workflow ActChanged (Beneficiary Changed on CUST_SMALL, imported inactive), driven as a
 //     user would through n8n's REST API (2.x): activated, a bank-detail change made at once (after
@@ -91,8 +94,44 @@ function writeWorkflows(dir, suffix, quotaPrefix) {
 		};
 		writeFileSync(join(dir, `${name}.json`), JSON.stringify(workflow, null, 2));
 	}
+	// A scheduled action workflow (Schedule Trigger, then Get Available Quota): it must keep running
+	// with its credential across the restart (and the upgrade, on the default poller's run).
+	writeFileSync(
+		join(dir, 'Scheduled.json'),
+		JSON.stringify(
+			{
+				id: idOf('Scheduled', suffix),
+				name: `[live] Scheduled quota check ${suffix}`,
+				active: false,
+				settings: { executionOrder: 'v1' },
+				nodes: [
+					{
+						id: 'c0a1c2d3-0000-4000-8000-100000000001',
+						name: 'Every tick',
+						type: 'n8n-nodes-base.scheduleTrigger',
+						typeVersion: 1.2,
+						position: [0, 0],
+						parameters: { rule: { interval: [{ field: 'seconds', secondsInterval: TICK_SECONDS }] } },
+					},
+					{
+						id: 'c0a1c2d3-0000-4000-8000-100000000002',
+						name: 'Get Available Quota',
+						type: 'n8n-nodes-partner-account-inquiry.partnerAccountInquiry',
+						typeVersion: 1,
+						position: [240, 0],
+						parameters: { operation: 'getAvailableQuota', quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD', options: {} },
+						credentials: { partnerAccountInquiryApi: { id: 'PaiSmokeCred0001', name: 'Partner Account Inquiry API account' } },
+					},
+				],
+				connections: { 'Every tick': { main: [[{ node: 'Get Available Quota', type: 'main', index: 0 }]] } },
+				pinData: {},
+			},
+			null,
+			2,
+		),
+	);
 	// The IDs to activate before the app starts (not the INACTIVE ones).
-	console.log(Object.keys(scenarios(quotaPrefix)).map((name) => idOf(name, suffix)).join(' '));
+	console.log([...Object.keys(scenarios(quotaPrefix)), 'Scheduled'].map((name) => idOf(name, suffix)).join(' '));
 }
 
 /**
@@ -195,8 +234,10 @@ if (command === 'workflows') {
 	const [dir, suffix, quotaPrefix] = args;
 	writeWorkflows(dir, suffix, quotaPrefix);
 } else if (command === 'fall') {
-	const [simulatorUrl, quotaPrefix] = args;
+	const [simulatorUrl, quotaPrefix, boundMeanwhile] = args;
 	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}1`, value: '800000' });
+	// During an upgrade: a beneficiary bound to the own account while n8n is down.
+	if (boundMeanwhile) await admin(simulatorUrl, 'add-beneficiary', { customerId: '', referenceBeneficiaryId: boundMeanwhile });
 } else if (command === 'setup') {
 	// Before the app starts: the first subject at 12,500 USD, the second at 0.
 	const [simulatorUrl, quotaPrefix] = args;
@@ -204,7 +245,7 @@ if (command === 'workflows') {
 	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}2`, value: '0' });
 } else if (command === 'before-restart' || command === 'after-restart') {
 	const [simulatorUrl, appDir, databaseFile, suffix, quotaPrefix, label] = args;
-	const ids = Object.fromEntries(Object.keys(scenarios(quotaPrefix)).map((name) => [name, idOf(name, suffix)]));
+	const ids = Object.fromEntries([...Object.keys(scenarios(quotaPrefix)), 'Scheduled'].map((name) => [name, idOf(name, suffix)]));
 	const read = () => readExecutions(appDir, databaseFile, Object.values(ids));
 	const count = (executions, name) => executions[ids[name]].length;
 	if (command === 'before-restart') {
@@ -230,10 +271,12 @@ if (command === 'workflows') {
 		// A poll sees the recovery (and emits nothing), and one more: where every poll is saved, the
 		// node has then seen two quiet polls in a row saved.
 		await afterTicks(2);
-		// For after-restart: what changed, and how many alerts the quota below from the start gave before the restart.
-		console.log(`${bank.referenceBeneficiaryId} ${count(await read(), 'QuotaBelowAtStart')}`);
+		// For after-restart: what changed, how many alerts the quota below from the start gave and
+		// how many scheduled runs there were before the restart.
+		const before = await read();
+		console.log(`${bank.referenceBeneficiaryId} ${count(before, 'QuotaBelowAtStart')} ${count(before, 'Scheduled')}`);
 	} else {
-		const [changedRef, belowAtStartBeforeRestart] = args.slice(6);
+		const [changedRef, belowAtStartBeforeRestart, scheduledBeforeRestart] = args.slice(6);
 		await waitFor(read, (e) => count(e, 'QuotaFalls') >= 2, 2 * TICK_SECONDS + 60);
 		// One more poll: nothing may be repeated.
 		await afterTicks(1);
@@ -252,9 +295,14 @@ if (command === 'workflows') {
 			`a bank-detail change (${changedRef}: new account number, new token) is one Beneficiary Changed naming bankAccountNo`,
 			show('OwnChanged'),
 		);
+		// SCENARIO_BOUND_MEANWHILE: a beneficiary bound while n8n was down (being upgraded); the
+		// version after the restart must report it once from the state the one before saved.
+		const boundMeanwhile = process.env.SCENARIO_BOUND_MEANWHILE;
 		check(
-			count(e, 'OwnAdded') === 0 && count(e, 'OwnRemoved') === 0,
-			'the bank-detail change started no Beneficiary Added and no Beneficiary Removed execution',
+			(boundMeanwhile ? one('OwnAdded', [boundMeanwhile]) : count(e, 'OwnAdded') === 0) && count(e, 'OwnRemoved') === 0,
+			boundMeanwhile
+				? `the bank-detail change started no Beneficiary Added and no Beneficiary Removed; ${boundMeanwhile}, bound while n8n was down, is one Beneficiary Added`
+				: 'the bank-detail change started no Beneficiary Added and no Beneficiary Removed execution',
 			`${show('OwnAdded')} ${show('OwnRemoved')}`,
 		);
 		check(
@@ -284,6 +332,14 @@ if (command === 'workflows') {
 				? 'a quota already below when the workflow is activated, still below across an n8n restart: exactly one alert'
 				: `a quota already below when the workflow is activated: one alert (after the restart it stayed below through: ${count(e, 'QuotaBelowAtStart') - 1} repeat, at most one, as documented)`,
 			`${belowAtStartBeforeRestart} before the restart; ${show('QuotaBelowAtStart')}`,
+		);
+		const scheduled = e[ids.Scheduled];
+		check(
+			Number(scheduledBeforeRestart) >= 1 &&
+				scheduled.length > Number(scheduledBeforeRestart) &&
+				scheduled.every((x) => x.status === 'success' && x.data.includes('availableQuota')),
+			`a scheduled Get Available Quota workflow ran before the restart (${scheduledBeforeRestart} runs) and after it (${scheduled.length - Number(scheduledBeforeRestart)}), each a success with its credential`,
+			`${scheduledBeforeRestart} before the restart; ${JSON.stringify(scheduled.map((x) => ({ id: x.id, status: x.status })))}`,
 		);
 		console.log(lines.join('\n'));
 		process.exit(lines.some((line) => line.startsWith('FAIL')) ? 1 : 0);
