@@ -5,10 +5,16 @@
 #
 #  1. installs Redis and PostgreSQL with apt-get if missing (root), starts both on free
 #     127.0.0.1 ports with their data in a temporary folder (PostgreSQL as the postgres user),
-#  2. installs the n8n 2.x app (test-n8n.sh's cache) and the packed package into three user
-#     folders, one per process, as community packages,
-#  3. imports the credential and two webhook workflows (scripts/n8n-app/queue/), publishes them,
-#     starts the main (EXECUTIONS_MODE=queue, DB_TYPE=postgresdb) and two workers,
+#  2. installs the n8n 2.x app (test-n8n.sh's cache), publishes the packed package to a local npm
+#     registry that n8n reaches as https://registry.npmjs.org (registry.sh); nothing is copied into
+#     the user folders by hand,
+#  3. imports the credential and two webhook workflows (scripts/n8n-app/queue/), publishes them;
+#     checks that a main told to install an unverified package with unverified packages turned
+#     off (n8n 3.0's default) refuses to start and says why; starts the main
+#     (EXECUTIONS_MODE=queue, DB_TYPE=postgresdb), which installs the package from
+#     N8N_COMMUNITY_PACKAGES (N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true) before it activates
+#     anything, then two workers, which install what the database says is installed
+#     (N8N_REINSTALL_MISSING_PACKAGES=true; in 2.41.1 only the main reads N8N_COMMUNITY_PACKAGES),
 #  4. sends QUEUE_REQUESTS (default 48) requests at once to the production webhooks, a mix of
 #     listings (Return All) and quotas, and checks every answer against the simulator's data,
 #  5. checks in PostgreSQL that every execution finished with success, and in the workers' logs
@@ -24,6 +30,8 @@ cd "$(dirname "$0")/../.."
 LOG_PREFIX=test:queue
 # shellcheck source=scripts/n8n-app/lib.sh
 . scripts/n8n-app/lib.sh
+# shellcheck source=scripts/n8n-app/registry.sh
+. scripts/n8n-app/registry.sh
 
 STARTED=$SECONDS
 HERE=scripts/n8n-app
@@ -31,7 +39,7 @@ REQUESTS="${QUEUE_REQUESTS:-48}"
 CONCURRENCY="${QUEUE_WORKER_CONCURRENCY:-10}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/n8n-queue.XXXXXX")"
 chmod 711 "$WORK" # PostgreSQL, run as its own user, keeps its data below
-SIM_PID="" REDIS_PID="" N8N_PID="" WORKER1_PID="" WORKER2_PID="" PG_DATA="" PG_STARTED=0
+SIM_PID="" REDIS_PID="" N8N_PID="" WORKER1_PID="" WORKER2_PID="" PG_DATA="" PG_STARTED=0 REGISTRY_PID="" REGISTRY_FRONT_PID=""
 OK=0
 N8N_COMMAND_TIMEOUT="${N8N_COMMAND_TIMEOUT:-180}"
 
@@ -41,7 +49,7 @@ as_postgres() {
 
 cleanup() {
 	local status=$?
-	stop_processes $WORKER1_PID $WORKER2_PID $N8N_PID $SIM_PID $REDIS_PID
+	stop_processes $WORKER1_PID $WORKER2_PID $N8N_PID $SIM_PID $REDIS_PID $REGISTRY_FRONT_PID $REGISTRY_PID
 	if [ "$PG_STARTED" = 1 ]; then
 		as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -m fast -w -t 60 stop >/dev/null 2>&1 || true
 	fi
@@ -108,14 +116,38 @@ done
 say "Redis on 127.0.0.1:$REDIS_PORT, PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT"
 psql_n8n() { psql -h 127.0.0.1 -p "$PG_PORT" -U n8n -d n8n -tAq "$@"; }
 
-# 2. The app (2.x, Node 24) and the package, once per process.
+# 2. The app (2.x, Node 24) and the package, in a local registry; three empty user folders.
 select_line 2
 ensure_n8n_app
-TARBALL="$(pack_package "$WORK/pack")" || exit 1
-for who in main worker1 worker2; do
-	mkdir -p "$WORK/$who/.n8n/nodes"
-	install_package_into "$WORK/$who" "$WORK" "$TARBALL"
-done
+ensure_verdaccio
+start_registry "$WORK"
+start_registry_front "$WORK"
+PACKAGE_VERSION="$(node -p 'require("./package.json").version')"
+publish_to_registry "$(pack_package "$WORK/pack")" latest
+for who in main worker1 worker2; do mkdir -p "$WORK/$who/.n8n"; done
+# Every process (main and workers) gets the settings of docker/compose.queue.yml (all but the
+# hosts and secrets, which are loopback and the test's own here), so that file is what is tested.
+COMPOSE_FILE=docker/compose.queue.yml
+mapfile -t COMPOSE_ENV < <(node -e '
+	const [file, name, version] = process.argv.slice(1);
+	const text = require("fs").readFileSync(file, "utf8");
+	const block = /^  environment: &n8n-env\n((?:    .*\n)+)/m.exec(text);
+	if (!block) throw new Error(`${file} has no "environment: &n8n-env" block`);
+	const unquote = (v) => (/^(["\x27]).*\1$/.test(v) ? v.slice(1, -1) : v);
+	const env = Object.fromEntries(block[1].split("\n").filter((l) => /^    [A-Z]/.test(l)).map((l) => {
+		const [, key, value] = /^    ([A-Z0-9_]+): (.*)$/.exec(l);
+		return [key, unquote(value.trim())];
+	}));
+	const wanted = JSON.stringify([{ name, version }]);
+	if (JSON.stringify(JSON.parse(env.N8N_COMMUNITY_PACKAGES)) !== wanted)
+		throw new Error(`${file} installs ${env.N8N_COMMUNITY_PACKAGES}; package.json says ${wanted}: make them agree`);
+	for (const [key, value] of Object.entries(env)) {
+		if (/^(DB_|QUEUE_BULL_REDIS_HOST$|N8N_ENCRYPTION_KEY$)/.test(key)) continue;
+		console.log(`${key}=${value}`);
+	}
+' "$COMPOSE_FILE" "$PACKAGE_NAME" "$PACKAGE_VERSION") && [ "${#COMPOSE_ENV[@]}" -gt 0 ] || die "could not read the n8n settings of $COMPOSE_FILE"
+export "${COMPOSE_ENV[@]}"
+say "settings of $COMPOSE_FILE: ${COMPOSE_ENV[*]}"
 start_simulator "$WORK"
 
 n8n_env "$WORK/main"
@@ -145,7 +177,26 @@ for id in PaiQueueList0001 PaiQueueQuota001 PaiLiveTrigger01; do
 	n8n_cli "publish-$id" publish:workflow --id="$id"
 done
 
-start_n8n "$WORK/logs/main.log"
+RESULTS="$WORK/results.txt"
+: >"$RESULTS"
+record() { echo "$1" | tee -a "$RESULTS"; }
+
+# n8n 3.0 turns unverified packages off by default: a main told to install this package (not yet
+# verified by n8n) must refuse to start, and say so, rather than start without it.
+say "a main with N8N_UNVERIFIED_PACKAGES_ENABLED=false: must refuse to install the package"
+N8N_PORT="$(free_port)"
+env "${REGISTRY_CLIENT_ENV[@]}" N8N_UNVERIFIED_PACKAGES_ENABLED=false N8N_PORT="$N8N_PORT" N8N_RUNNERS_BROKER_PORT="$(free_port)" \
+	timeout --kill-after=10 120 "$N8N_APP_BIN" start >"$WORK/logs/main-unverified-off.log" 2>&1 && refused_status=0 || refused_status=$?
+if [ "$refused_status" -ne 0 ] && [ "$refused_status" -ne 124 ] &&
+	grep -q "no checksum available for '$PACKAGE_NAME@$PACKAGE_VERSION' and unverified packages are disabled" "$WORK/logs/main-unverified-off.log"; then
+	record "ok   with unverified packages off (N8N_UNVERIFIED_PACKAGES_ENABLED=false, n8n 3.0's default), the main refuses to start: \"N8N_COMMUNITY_PACKAGES: no checksum available for '$PACKAGE_NAME@$PACKAGE_VERSION' and unverified packages are disabled\""
+else
+	show_log "$WORK/logs/main-unverified-off.log" 20
+	record "FAIL with unverified packages off, the main did not refuse the package as expected (exit $refused_status)"
+fi
+rm -rf "$WORK/main/.n8n/nodes"
+
+start_n8n "$WORK/logs/main.log" "${REGISTRY_CLIENT_ENV[@]}"
 say "starting the main on http://127.0.0.1:$N8N_PORT (EXECUTIONS_MODE=queue)"
 wait_json "$N8N_PORT" /rest/settings 180 || {
 	show_log "$WORK/logs/main.log"
@@ -153,7 +204,7 @@ wait_json "$N8N_PORT" /rest/settings 180 || {
 }
 for n in 1 2; do
 	say "starting worker $n (n8n worker --concurrency=$CONCURRENCY)"
-	N8N_USER_FOLDER="$WORK/worker$n" N8N_RUNNERS_BROKER_PORT="$(free_port)" \
+	env "${REGISTRY_CLIENT_ENV[@]}" N8N_USER_FOLDER="$WORK/worker$n" N8N_RUNNERS_BROKER_PORT="$(free_port)" \
 		"$N8N_APP_BIN" worker --concurrency="$CONCURRENCY" >"$WORK/logs/worker$n.log" 2>&1 &
 	eval "WORKER${n}_PID=\$!"
 done
@@ -171,9 +222,19 @@ done
 say "main and both workers ready after $((SECONDS - STARTED))s"
 READY_AT_MS="$(node -p 'Date.now()')"
 
-RESULTS="$WORK/results.txt"
-: >"$RESULTS"
-record() { echo "$1" | tee -a "$RESULTS"; }
+# Each process fetched the package from the registry itself: the main from N8N_COMMUNITY_PACKAGES,
+# the workers from the main's record in the database.
+installed=""
+for who in main worker1 worker2; do
+	installed="$installed $who:$(node -p 'require(process.argv[1]).version' "$WORK/$who/.n8n/nodes/node_modules/$PACKAGE_NAME/package.json" 2>/dev/null || echo none)"
+done
+if [ "$installed" = " main:$PACKAGE_VERSION worker1:$PACKAGE_VERSION worker2:$PACKAGE_VERSION" ] &&
+	grep -q "Installed community package '$PACKAGE_NAME@$PACKAGE_VERSION' from env" "$WORK/logs/main.log"; then
+	record "ok   the main installed $PACKAGE_NAME@$PACKAGE_VERSION from N8N_COMMUNITY_PACKAGES and each worker from the main's record (N8N_REINSTALL_MISSING_PACKAGES), all from the registry:$installed"
+else
+	show_log "$WORK/logs/main.log" 20
+	record "FAIL the package was not installed from the registry by every process (on disk:$installed)"
+fi
 
 # The main registered the production webhooks of both published workflows.
 if psql_n8n -c "select count(*) from webhook_entity where \"webhookPath\" in ('pai-queue-list', 'pai-queue-quota')" | grep -qx 2; then
