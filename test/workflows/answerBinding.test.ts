@@ -251,11 +251,11 @@ describe('a replayed answer is refused', () => {
 	});
 });
 
-/** A README block by its marker comment (`<!-- name: ... -->`), as it stands. */
-function readmeBlock(name: string): string {
-	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-	const block = new RegExp(`<!-- ${name}[^\\n]*-->\\n\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(readme);
-	if (!block) throw new Error(`the README has no ${name} block`);
+/** A block of docs/proof.md by its marker comment (`<!-- name: ... -->`), as it stands. */
+function proofDocBlock(name: string): string {
+	const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'proof.md'), 'utf8');
+	const block = new RegExp(`<!-- ${name}[^\\n]*-->\\n\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(doc);
+	if (!block) throw new Error(`docs/proof.md has no ${name} block`);
 	return block[1];
 }
 
@@ -273,7 +273,7 @@ function runReadmeCheck(
 	const dir = mkdtempSync(join(tmpdir(), 'pai-proof-'));
 	try {
 		writeFileSync(join(dir, 'service-key.txt'), serviceKey);
-		return execFileSync('bash', ['-c', `${readmeBlock('proof-key')}\n${readmeBlock('proof-check')}`], {
+		return execFileSync('bash', ['-c', `${proofDocBlock('proof-key')}\n${proofDocBlock('proof-check')}`], {
 			cwd: dir,
 			env: {
 				PATH: process.env.PATH,
