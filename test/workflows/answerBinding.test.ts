@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- dev-only test: runs the README's OpenSSL command as a user would */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- dev-only test: runs docs/proof.md's OpenSSL command as a user would */
 /**
  * The answer belongs to the question, whatever sits on the way: the customer inside the
  * signature, listings that are whole at one moment, no replays, masked bank details, and a proof
@@ -262,7 +262,7 @@ function proofDocBlock(name: string): string {
 const GATEWAY_PUBLIC = readSandboxKey('gateway-public.pem');
 
 /**
- * The README's blocks as an auditor runs them, by bash in a fresh folder: the service public key
+ * docs/proof.md's blocks as an auditor runs them, by bash in a fresh folder: the service public key
  * saved as it sits in the credential (`service-key.txt`) turned into a PEM, then the proof checked.
  */
 function runReadmeCheck(
@@ -333,7 +333,7 @@ function flipOneByte(proof: IDataObject): Buffer {
 }
 
 describe('Include Proof: an auditor verifies an answer again with OpenSSL alone', () => {
-	it('a quota item carries its proof; the README command verifies it and fails on a one-byte change', async () => {
+	it('a quota item carries its proof; the docs/proof.md command verifies it and fails on a one-byte change', async () => {
 		const run = await quota(sim(), {
 			quotaAccumulationMethod: 'USER_ID',
 			quotaAccumulationId: 'U-1001',
@@ -379,7 +379,7 @@ describe('Include Proof: an auditor verifies an answer again with OpenSSL alone'
 		);
 	});
 
-	it('the README turns every key form the credential accepts into what OpenSSL reads', async () => {
+	it('docs/proof.md turns every key form the credential accepts into what OpenSSL reads', async () => {
 		const run = await quota(sim(), { ...QUOTA, options: { includeProof: true } });
 		const proof = run.json[0].proof as IDataObject;
 		for (const [form, text] of Object.entries(serviceKeyForms())) {
@@ -388,7 +388,7 @@ describe('Include Proof: an auditor verifies an answer again with OpenSSL alone'
 				form,
 				createPublicKey(GATEWAY_PUBLIC).export({ type: 'spki', format: 'der' }),
 			]);
-			// ... and the README's commands, as they stand, verify with it.
+			// ... and docs/proof.md's commands, as they stand, verify with it.
 			expect([form, runReadmeCheck(proof, undefined, text)]).toEqual([form, 'Verified OK\n']);
 		}
 		expect(runReadmeCheck(proof, flipOneByte(proof), serviceKeyForms()['PKCS#1 bare Base64'])).toContain(

@@ -255,7 +255,7 @@ async function withinBackoff<T>(
 	const { next, reportNow } = afterUnknown(backoff, question, now);
 	staticData.unknownBackoff = next as unknown as IDataObject;
 	if (book.activating) {
-		// No baseline: a later quiet poll's would live in memory only (README, Status U) and die with a restart.
+		// No baseline: a later quiet poll's would live in memory only (docs/internals.md, Status U) and die with a restart.
 		error.hint = `The gateway answered U (outcome unknown) to the poll n8n runs when the workflow is activated, so the trigger has no baseline to compare later polls with, and the workflow was not activated. Activate it again in ${UNKNOWN_RETRY_MINUTES} minutes or later, the wait the API asks for after U.`;
 		throw toNodeError(fn.getNode(), error, 0);
 	}
