@@ -134,7 +134,14 @@ ensure_node24() {
 	pkg="node-linux-$arch@$N8N_NODE24_VERSION"
 	NODE24_DIR="$N8N_APP_CACHE_ROOT/node-$N8N_NODE24_VERSION"
 	marker="$NODE24_DIR/.install-complete"
+	mkdir -p "$N8N_APP_CACHE_ROOT"
+	# One unpacker at a time (.ci/run prefetches while jest runs; fd 7: the app installs use 8 and 9).
+	exec 7>"$N8N_APP_CACHE_ROOT/.install-node-$N8N_NODE24_VERSION.lock"
+	if command -v flock >/dev/null 2>&1; then
+		flock -w 600 7 || die "timed out waiting for another unpacking of Node $N8N_NODE24_VERSION"
+	fi
 	if [ -f "$marker" ] && [ "$(cat "$marker")" = "$pkg" ] && [ -x "$NODE24_DIR/bin/node" ]; then
+		exec 7>&-
 		return 0
 	fi
 	say "Node $N8N_NODE24_VERSION: unpacking $pkg from the npm registry into $NODE24_DIR (once)"
@@ -153,6 +160,7 @@ ensure_node24() {
 	[ "$("$NODE24_DIR/bin/node" -v 2>/dev/null)" = "v$N8N_NODE24_VERSION" ] || die "$NODE24_DIR/bin/node does not run"
 	[ -f "$NODE24_DIR/include/node/node.h" ] || die "$pkg has no headers (include/node)"
 	echo "$pkg" >"$marker"
+	exec 7>&-
 }
 
 # Selects release line $1 (1 or 2) for what follows in this shell: N8N_APP_LINE, N8N_APP_VERSION,

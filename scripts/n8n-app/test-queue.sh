@@ -123,7 +123,8 @@ ensure_verdaccio
 start_registry "$WORK"
 start_registry_front "$WORK"
 PACKAGE_VERSION="$(node -p 'require("./package.json").version')"
-publish_to_registry "$(pack_package "$WORK/pack")" latest
+TARBALL="$(pack_package "$WORK/pack")" || exit 1
+publish_to_registry "$TARBALL" latest
 for who in main worker1 worker2; do mkdir -p "$WORK/$who/.n8n"; done
 # Every process (main and workers) gets the settings of docker/compose.queue.yml (all but the
 # hosts and secrets, which are loopback and the test's own here), so that file is what is tested.
@@ -194,7 +195,25 @@ else
 	show_log "$WORK/logs/main-unverified-off.log" 20
 	record "FAIL with unverified packages off, the main did not refuse the package as expected (exit $refused_status)"
 fi
+# The other way n8n 3.0 allows: unverified packages still off, the tarball's checksum pinned in
+# N8N_COMMUNITY_PACKAGES. n8n checks the download against it and installs the package.
+say "a main with unverified packages off and the checksum pinned: must install the package"
+CHECKSUM="sha512-$(node -e 'process.stdout.write(require("crypto").createHash("sha512").update(require("fs").readFileSync(process.argv[1])).digest("base64"))' "$TARBALL")"
 rm -rf "$WORK/main/.n8n/nodes"
+start_n8n "$WORK/logs/main-checksum.log" "${REGISTRY_CLIENT_ENV[@]}" N8N_UNVERIFIED_PACKAGES_ENABLED=false \
+	N8N_COMMUNITY_PACKAGES="[{\"name\":\"$PACKAGE_NAME\",\"version\":\"$PACKAGE_VERSION\",\"checksum\":\"$CHECKSUM\"}]"
+if wait_json "$N8N_PORT" /rest/settings 180 &&
+	grep -q "Installed community package '$PACKAGE_NAME@$PACKAGE_VERSION' from env" "$WORK/logs/main-checksum.log"; then
+	record "ok   with unverified packages off and the tarball's checksum pinned in N8N_COMMUNITY_PACKAGES, the main installs the package (n8n checked the download against it)"
+else
+	show_log "$WORK/logs/main-checksum.log" 20
+	record "FAIL with unverified packages off and the checksum pinned, the main did not install the package"
+fi
+stop_processes "$N8N_PID"
+N8N_PID=""
+# Undone, so that the main below installs it from N8N_COMMUNITY_PACKAGES itself.
+rm -rf "$WORK/main/.n8n/nodes"
+psql_n8n -c "delete from installed_packages where \"packageName\" = '$PACKAGE_NAME'" >/dev/null
 
 start_n8n "$WORK/logs/main.log" "${REGISTRY_CLIENT_ENV[@]}"
 say "starting the main on http://127.0.0.1:$N8N_PORT (EXECUTIONS_MODE=queue)"
