@@ -7,31 +7,13 @@
 // Signs in as the owner (setting it up on a fresh instance). Prints "ok ..."/"FAIL ..."
 // lines and exits 1 on any failure.
 import { readFileSync } from 'node:fs';
+import { restClient } from './rest.mjs';
 
 const [base, simulatorUrl] = process.argv.slice(2);
 const key = (name) => readFileSync(new URL(`../../sandbox/keys/${name}`, import.meta.url), 'utf8');
 const PACKAGE = 'n8n-nodes-partner-account-inquiry';
-let cookie = '';
+const { call, signIn } = restClient(base);
 let failed = 0;
-
-async function call(method, path, body) {
-	const res = await fetch(`${base}${path}`, {
-		method,
-		headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(60_000),
-	});
-	const auth = res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-	if (auth) cookie = auth.split(';')[0];
-	const text = await res.text();
-	let json;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, type: res.headers.get('content-type') ?? '', text, json };
-}
 
 async function step(title, fn) {
 	try {
@@ -62,16 +44,8 @@ const credential = (data) => ({
 	},
 });
 
-await step('owner signed in through the REST API', async () => {
-	// The owner is set up by whoever comes first (the Install through Settings > Community nodes).
-	const settings = await call('GET', '/rest/settings');
-	const fresh = (settings.json?.data ?? settings.json)?.userManagement?.showSetupOnFirstLoad;
-	const res = fresh
-		? await call('POST', '/rest/owner/setup', { email: 'owner@example.com', firstName: 'Smoke', lastName: 'Test', password: 'Smoke-Test-Pass-1' })
-		: await call('POST', '/rest/login', { emailOrLdapLoginId: 'owner@example.com', password: 'Smoke-Test-Pass-1' });
-	check(res.status === 200 && cookie, `${fresh ? 'POST /rest/owner/setup' : 'POST /rest/login'} answered ${res.status}: ${res.text.slice(0, 200)}`);
-	return fresh ? 'owner set up, signed in' : 'signed in';
-});
+// The owner is set up by whoever comes first (the Install through Settings > Community nodes).
+await step('owner signed in through the REST API', signIn);
 
 await step('the editor is served the three node types and their icons', async () => {
 	const res = await call('GET', '/types/nodes.json');

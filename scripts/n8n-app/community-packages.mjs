@@ -13,43 +13,13 @@
 //     The Install button is refused with an error containing <text> (an n8n setting forbids it).
 //
 // Prints one "ok ..." or "FAIL ..." line and exits 1 on failure.
+import { restClient } from './rest.mjs';
+
 const [command, base, version, expected] = process.argv.slice(2);
 const PACKAGE = 'n8n-nodes-partner-account-inquiry';
-const OWNER = { email: 'owner@example.com', password: 'Smoke-Test-Pass-1' };
 const NODE_TYPES = ['partnerAccountInquiry', 'partnerAccountInquiryTrigger'].map((n) => `${PACKAGE}.${n}`);
-let cookie = '';
-
-async function call(method, path, body) {
-	const res = await fetch(`${base}${path}`, {
-		method,
-		headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-		// An install runs npm pack and npm install in n8n before it answers.
-		signal: AbortSignal.timeout(240_000),
-	});
-	const auth = res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-	if (auth) cookie = auth.split(';')[0];
-	const text = await res.text();
-	let json;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, text, data: json?.data ?? json };
-}
-
-/** The owner that check-app.mjs and the scenarios sign in as: set up here when the instance is fresh. */
-async function signIn() {
-	const settings = await call('GET', '/rest/settings');
-	if (settings.data?.userManagement?.showSetupOnFirstLoad) {
-		const res = await call('POST', '/rest/owner/setup', { ...OWNER, firstName: 'Smoke', lastName: 'Test' });
-		if (res.status !== 200) throw new Error(`POST /rest/owner/setup answered ${res.status}: ${res.text.slice(0, 200)}`);
-		return;
-	}
-	const res = await call('POST', '/rest/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
-	if (res.status !== 200) throw new Error(`POST /rest/login answered ${res.status}: ${res.text.slice(0, 200)}`);
-}
+// An install runs npm pack and npm install in n8n before it answers.
+const { call, signIn } = restClient(base, 240_000);
 
 /** What n8n answered about the package: its version and node types, or why it is not right. */
 function describe(pkg, action) {
