@@ -172,7 +172,7 @@ import_scenarios() {
 # checks. $1 suffix, $2 quota ID prefix, $3 label; n8n is started again with the environment given
 # after them (so the restarted app polls as the first one did).
 run_scenarios() {
-	local suffix="$1" quota_prefix="$2" label="$3" before verdict status=0
+	local suffix="$1" quota_prefix="$2" label="$3" before verdict status=0 bound=""
 	shift 3
 	say "trigger scenarios ($label): bank-detail change, a list changed during a poll, quota alerts"
 	before="$(node "$HERE/trigger/scenarios.mjs" before-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix")" || true
@@ -189,11 +189,11 @@ run_scenarios() {
 		say "trigger scenarios ($label): Settings > Community nodes > Update to $UPGRADE_TO, then a restart"
 		verdict="$(node "$HERE/community-packages.mjs" update "http://127.0.0.1:$N8N_PORT" "$UPGRADE_TO")" || FAILURES=$((FAILURES + 1))
 		echo "$verdict" | tee -a "$RESULTS"
-		export SCENARIO_BOUND_MEANWHILE="REF-UPGRADE-$LINE"
+		bound="REF-UPGRADE-$LINE"
 	fi
 	say "trigger scenarios ($label): restarting n8n with the quota fallen again meanwhile"
 	stop_processes "$N8N_PID"
-	node "$HERE/trigger/scenarios.mjs" fall "$SIM_URL" "$quota_prefix" ${SCENARIO_BOUND_MEANWHILE:-}
+	node "$HERE/trigger/scenarios.mjs" fall "$SIM_URL" "$quota_prefix" $bound
 	start_n8n "$WORK/logs/n8n-restart-$suffix.log" "$@"
 	if ! wait_json "$N8N_PORT" /rest/settings 180; then
 		show_log "$WORK/logs/n8n-restart-$suffix.log"
@@ -201,13 +201,12 @@ run_scenarios() {
 		FAILURES=$((FAILURES + 1))
 		return
 	fi
-	verdict="$(node "$HERE/trigger/scenarios.mjs" after-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix" "$label" $before)" || status=$?
+	verdict="$(SCENARIO_BOUND_MEANWHILE="$bound" node "$HERE/trigger/scenarios.mjs" after-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix" "$label" $before)" || status=$?
 	echo "$verdict" | tee -a "$RESULTS"
 	[ "$status" -eq 0 ] || FAILURES=$((FAILURES + 1))
 	if [ -n "${UPGRADE_TO:-}" ]; then
 		verdict="$(node "$HERE/community-packages.mjs" installed "http://127.0.0.1:$N8N_PORT" "$UPGRADE_TO")" || FAILURES=$((FAILURES + 1))
 		echo "$verdict (after the restart)" | tee -a "$RESULTS"
-		unset SCENARIO_BOUND_MEANWHILE
 	fi
 }
 import_scenarios L U-L
