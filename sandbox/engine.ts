@@ -248,6 +248,8 @@ export interface PollerOptions {
 	activation?: 'activate' | 'init' | 'update' | 'manual';
 	/** What n8n 2.x's poll scheduler gives a poll (getPollBudgetMs); n8n-core's own default otherwise. */
 	pollBudgetMs?: number;
+	/** The trigger node's version (1 by default: the tests' workflows were saved with it). */
+	typeVersion?: number;
 	/**
 	 * The workflow's ID. The node remembers per workflow and node what it wrote: pollers of one
 	 * workflow share it; by default every poller is a workflow of its own.
@@ -293,19 +295,21 @@ export function activateTrigger(options: PollerOptions): {
 		getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(registry[type], version),
 		getKnownTypes: () => ({}),
 	};
+	const typeVersion = options.typeVersion ?? 1;
+	// The defaults of this version, as n8n fills them in when it loads a workflow.
 	const parameters = NodeHelpers.getNodeParameters(
 		nodeType.description.properties,
 		options.parameters,
 		true,
 		false,
-		null,
+		{ typeVersion } as INode,
 		null,
 	) as INodeParameters;
 	const node: INode = {
 		id: 'trigger',
 		name: 'Partner Account Inquiry Trigger',
 		type: TRIGGER_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Partner Account Inquiry account' } },

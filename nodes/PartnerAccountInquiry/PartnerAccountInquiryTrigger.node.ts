@@ -7,6 +7,7 @@ import {
 	connectedAccountIdOption,
 	customerIdOption,
 	filtersCollection,
+	maskBankDetailsOption,
 	optionsCollection,
 	quotaFields,
 	timeoutOption,
@@ -45,7 +46,9 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 			dark: 'file:../../icons/partnerAccountInquiry.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 2: Mask Bank Details is on unless turned off (version 1 workflows keep their items as they were).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: EVENT_SUBTITLE,
 		description:
 			'Starts the workflow when a beneficiary is bound, removed or changed, or when the available FX quota crosses a threshold or changes',
@@ -63,6 +66,15 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 				required: true,
 				default: 'beneficiaryAdded',
 				options: TRIGGER_EVENTS.map(({ name, value, description }) => ({ name, value, description })),
+			},
+			{
+				...maskBankDetailsOption,
+				displayOptions: { show: { ...beneficiaryShow.show, '@version': [1] } },
+			},
+			{
+				...maskBankDetailsOption,
+				default: true,
+				displayOptions: { show: { ...beneficiaryShow.show, '@version': [2] } },
 			},
 			filtersCollection(beneficiaryShow),
 			optionsCollection(beneficiaryShow, [

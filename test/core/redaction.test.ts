@@ -1,6 +1,7 @@
 import { maskedValues } from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
 import { ApiResultError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import {
+	maskBankDetails,
 	maskAccountNumbers,
 	redactError,
 	redactText,
@@ -140,5 +141,59 @@ describe("the request's own account values are masked wherever the gateway echoe
 		redactError(error, [], ['1234']);
 		expect(error.message).toBe('No answer from the gateway: the request timed out (12345 ms)');
 		expect(error.detail).toBe('account **** unknown');
+	});
+});
+
+describe('maskBankDetails: an item safe to post', () => {
+	// The token is Base64 of a test text, not a secret.
+	const token = Buffer.from('token:SML-00001').toString('base64');
+	const item = {
+		referenceBeneficiaryId: 'REF00012345',
+		beneficiaryNick: 'Supplier 12345678',
+		beneficiaryToken: token,
+		bankAccountNo: '6222021234567890',
+		bankAccountIBAN: 'GB29NWBK60161331926819',
+		availableAmount: 1250000,
+		extendInfo: { note: 'pay to 6222-0212-3456-7890 or gb29 nwbk 6016 1331 9268 19', tags: ['6222021234567890'] },
+	};
+
+	it('keeps the last four of each bank field, wherever a value repeats them; free text by its account-like runs', () => {
+		expect(maskBankDetails(item)).toEqual({
+			referenceBeneficiaryId: 'REF00012345',
+			beneficiaryNick: 'Supplier ****5678',
+			beneficiaryToken: '****MDAx',
+			bankAccountNo: '****7890',
+			bankAccountIBAN: '****6819',
+			availableAmount: 1250000,
+			extendInfo: { note: 'pay to ****7890 or ****6819', tags: ['****7890'] },
+		});
+	});
+
+	it("masks a change's before and after of a bank field, and a tail kept as ****1234 stays as it is", () => {
+		const changed = {
+			...item,
+			changes: {
+				bankAccountNo: { before: '****1111', after: '6222021234567890' },
+				bankAccountIBAN: { before: 'DE89370400440532013000', after: 'GB29NWBK60161331926819' },
+				beneficiaryNick: { before: 'Old 12345678', after: 'Supplier 12345678' },
+				status: { before: 'A1234567890', after: 'ACTIVE' },
+			},
+		};
+		const masked = maskBankDetails(changed);
+		expect(masked.changes).toEqual({
+			bankAccountNo: { before: '****1111', after: '****7890' },
+			bankAccountIBAN: { before: '****3000', after: '****6819' },
+			beneficiaryNick: { before: 'Old ****5678', after: 'Supplier ****5678' },
+			// A code a workflow routes on stays as it is.
+			status: { before: 'A1234567890', after: 'ACTIVE' },
+		});
+		for (const value of ['6222021234567890', 'GB29NWBK60161331926819', 'DE89370400440532013000', token])
+			expect(JSON.stringify(masked)).not.toContain(value);
+	});
+
+	it('a number, a short value, an absent field and a bank field nested anywhere', () => {
+		expect(
+			maskBankDetails({ bankAccountNo: 62220212345, bankAccountIBAN: null, extendInfo: { bankAccountNo: 'AB12' } }),
+		).toEqual({ bankAccountNo: '****2345', bankAccountIBAN: null, extendInfo: { bankAccountNo: '****' } });
 	});
 });

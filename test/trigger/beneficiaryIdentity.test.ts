@@ -8,7 +8,7 @@ import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger
 import { canonical } from '../../nodes/PartnerAccountInquiry/shared/core/api/identity';
 import { digest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import { createCustomers } from '../../sandbox/data';
-import { STATE_V2 } from '../fixtures/triggerStateV2';
+import { STATE_V2, STATE_V3 } from '../fixtures/previousTriggerStates';
 
 type Item = Record<string, unknown>;
 const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
@@ -233,10 +233,10 @@ describe('digest collisions never merge two payees', () => {
 		for (const field of [...BANK, 'accountName']) expect(seen[0][2]).not.toContain(field);
 	});
 
-	it('keeps 10,000 beneficiaries near the previous release (about 1.7 MB; the objects are 4.4 MB)', () => {
+	it('keeps 10,000 beneficiaries near the previous release (about 1.9 MB with the bank details\' last four; the objects are 4.4 MB)', () => {
 		const all = createCustomers().get('CUST_BENCH')?.beneficiaries as unknown as Item[];
 		const bytes = Buffer.byteLength(JSON.stringify(baseline('q', all)));
-		expect(bytes).toBeLessThan(1.8 * 1024 * 1024);
+		expect(bytes).toBeLessThan(2 * 1024 * 1024);
 	});
 });
 
@@ -276,7 +276,7 @@ describe('an upgrade from the previous release (state version 2)', () => {
 	it('carries on from the saved state: nothing to report for the same list, and the state is rewritten whole', () => {
 		const { seen, next } = summary(read(), fixture.list);
 		expect(seen).toEqual([]);
-		expect(next.version).toBe(3);
+		expect(next.version).toBe(4);
 		expect(JSON.stringify(next)).not.toContain('?');
 		expect(summary(next, fixture.list).seen).toEqual([]);
 	});
@@ -314,5 +314,44 @@ describe('an upgrade from the previous release (state version 2)', () => {
 			['beneficiaryRemoved', undefined],
 		]);
 		expect(summary(next, list).seen).toEqual([]);
+	});
+});
+
+describe('an upgrade from release 0.1.0 (state version 3, without the bank details\' last four)', () => {
+	const fixture = STATE_V3 as unknown as { list: Item[]; state: unknown };
+	const read = () => {
+		const reading = readBeneficiaryState(fixture.state, 'q-v3');
+		expect(reading.problem).toBeUndefined();
+		return reading.state as BeneficiaryState;
+	};
+
+	it('carries on: nothing to report for the same list, and the next state keeps the last four', () => {
+		const { seen, next } = summary(read(), fixture.list);
+		expect(seen).toEqual([]);
+		expect(next.version).toBe(4);
+		expect(JSON.stringify(next)).toContain('"6820"');
+		for (const b of fixture.list) if (b.bankAccountNo) expect(JSON.stringify(next)).not.toContain(String(b.bankAccountNo));
+	});
+
+	it('a bank change before the first poll after the upgrade says before: null; after one poll, the last four', () => {
+		const list = fixture.list.map((item) => ({ ...item }));
+		list[1] = { ...list[1], bankAccountNo: 'SML000777', beneficiaryToken: 'dG9rZW46bmV3' };
+		const first = diffBeneficiaries(read(), list, new Set(['beneficiaryChanged'] as const));
+		expect(first.events.map((e) => e.changes)).toEqual([
+			{ beneficiaryToken: { before: null, after: 'dG9rZW46bmV3' }, bankAccountNo: { before: null, after: 'SML000777' } },
+		]);
+		const again = list.map((item) => ({ ...item }));
+		again[1] = { ...again[1], bankAccountNo: 'SML000888', beneficiaryToken: 'dG9rZW46bmV4' };
+		const second = diffBeneficiaries(first.next, again, new Set(['beneficiaryChanged'] as const));
+		expect(second.events.map((e) => e.changes)).toEqual([
+			{ beneficiaryToken: { before: '****bmV3', after: 'dG9rZW46bmV4' }, bankAccountNo: { before: '****0777', after: 'SML000888' } },
+		]);
+	});
+
+	it('a version 3 entry of another length is damage, not carried on', () => {
+		const state = JSON.parse(JSON.stringify(fixture.state)) as { entries: Record<string, unknown[]> };
+		const [key] = Object.keys(state.entries);
+		state.entries[key] = [...state.entries[key], '1234'];
+		expect(readBeneficiaryState(state, 'q-v3').problem).toBe('its beneficiary entries are not of the expected shape');
 	});
 });

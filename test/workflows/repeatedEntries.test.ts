@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { STATE_V2 } from '../fixtures/triggerStateV2';
+import { STATE_V2 } from '../fixtures/previousTriggerStates';
 import { list, useSimulator } from './helpers';
 
 const { sim } = useSimulator();

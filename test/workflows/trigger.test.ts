@@ -88,7 +88,7 @@ describe('beneficiaryAdded', () => {
 });
 
 describe('beneficiaryRemoved and beneficiaryChanged', () => {
-	it('a removal carries the kept summary (never the token)', async () => {
+	it('a removal carries the kept summary: bank details and token by their last four only', async () => {
 		const state: IDataObject = {};
 		const poller = trigger({ event: 'beneficiaryRemoved', ...SMALL }, state);
 		await emitted(poller);
@@ -104,9 +104,13 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 				assetType: gone.assetType,
 				relationType: gone.relationType,
 				currency: gone.currency,
+				beneficiaryToken: `****${gone.beneficiaryToken.slice(-4)}`,
+				...(gone.bankAccountNo ? { bankAccountNo: `****${gone.bankAccountNo.slice(-4)}` } : {}),
+				...(gone.bankAccountIBAN ? { bankAccountIBAN: `****${gone.bankAccountIBAN.slice(-4)}` } : {}),
 			},
 		]);
 		expect(JSON.stringify(state)).not.toContain(gone.beneficiaryToken);
+		if (gone.bankAccountNo) expect(JSON.stringify(state)).not.toContain(gone.bankAccountNo);
 		expect(await emitted(poller)).toBeNull();
 	});
 
@@ -127,8 +131,8 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 				changes: {
 					status: { before: before.status, after: 'INACTIVE' },
 					beneficiaryNick: { before: before.beneficiaryNick, after: 'Renamed' },
-					// Bank details are kept as a fingerprint only: what they were is not stored.
-					bankAccountNo: { before: null, after: 'NEWACCOUNT123' },
+					// Bank details are kept by a fingerprint and their last four only, never whole.
+					bankAccountNo: { before: `****${(before.bankAccountNo as string).slice(-4)}`, after: 'NEWACCOUNT123' },
 				},
 			},
 		]);

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { NUMBER_OPTIONS } from '../shared/core/api/fields';
 import { readWholeNumber } from '../shared/core/api/validation';
+import { ValidationError } from '../shared/core/errors';
+import { maskBankDetails } from '../shared/core/redaction';
 import { listBeneficiaries, listingQuestion, OWNER_FIELD, withOwner } from '../shared/endpoints/beneficiaries';
 import {
 	accessTokenOption,
@@ -10,6 +12,7 @@ import {
 	customerIdOption,
 	includeProofOption,
 	filtersCollection,
+	maskBankDetailsOption,
 	numberProperty,
 	optionsCollection,
 	readBoolean,
@@ -59,6 +62,7 @@ export const description: INodeProperties[] = [
 		confirmWholeListOption,
 		includeOwnerOption,
 		includeProofOption,
+		maskBankDetailsOption,
 		{
 			...concurrencyOption,
 			// The name the option had when it covered the pages of one listing: saved workflows keep it.
@@ -68,6 +72,23 @@ export const description: INodeProperties[] = [
 		timeoutOption,
 	]),
 ];
+
+/**
+ * Mask Bank Details as set. With Include Proof it is refused before anything is sent: a proof is
+ * the exact bytes the service signed, full bank details included, and cannot be masked and still verify.
+ */
+function readMask(options: IDataObject, withProof: boolean): boolean {
+	const mask = readBoolean(maskBankDetailsOption, options);
+	if (mask && withProof) {
+		throw new ValidationError(
+			maskBankDetailsOption.name,
+			'not with Include Proof',
+			'Mask Bank Details and Include Proof cannot both be on: a proof keeps the exact bytes the service signed, full bank details included',
+			'Turn one of them off: a run for an auditor keeps the proof, a run for a chat channel masks. Nothing was sent.',
+		);
+	}
+	return mask;
+}
 
 export const readConcurrency = (fn: IExecuteFunctions): number => readConcurrencyOf(fn, 'pageConcurrency');
 
@@ -88,9 +109,10 @@ export async function execute(
 		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
 	const question = listingQuestion(filters, options, limit);
 	const includeOwner = readIncludeOwner(options, node.typeVersion);
+	const mask = readMask(options, question.withProof);
 	const items = await listBeneficiaries(session, question, signal);
 	return withOwner(items, question.request, includeOwner).map((json) => ({
-		json,
+		json: mask ? maskBankDetails(json) : json,
 		pairedItem: { item: itemIndex },
 	}));
 }

@@ -211,6 +211,19 @@ export const includeProofOption: INodeProperties = {
 		"Whether to attach the service's signed answer to the output (request path, client ID, response time, signature and the exact body), so that anyone with the service public key can verify it again later, offline",
 };
 
+/**
+ * Mask Bank Details: items safe to post to a chat channel or a ticket (redaction.ts's
+ * maskBankDetails). Off by default in the action node, on in a trigger added from version 2.
+ */
+export const maskBankDetailsOption: INodeProperties = {
+	displayName: 'Mask Bank Details',
+	name: 'maskBankDetails',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to show bank account numbers, IBANs and beneficiary tokens by their last four characters only ("****1234"), wherever they appear in an item, so that it can be posted to a chat channel or a ticket safely',
+};
+
 /** Reads a string parameter, trimmed; empty means "not set". */
 export function optionalString(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;

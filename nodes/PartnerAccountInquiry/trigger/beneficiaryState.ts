@@ -5,9 +5,10 @@
  * It keeps no beneficiary object and no secret. Per entry of the list: the digest of its group
  * (core/api/identity.ts: its reference ID, else its token; never the value itself) as its key, a
  * digest of the whole entry (which decides whether it changed), a digest per field (which names
- * the fields that changed, and tells another payee from the same one), and the values of a few
- * short, non-secret fields (SUMMARY_FIELDS), so that a removal can say which beneficiary went and
- * a change can say what a status or nickname was. Bank details are never kept by value.
+ * the fields that changed, and tells another payee from the same one), the values of a few
+ * short, non-secret fields, and the last four characters of the bank details (SUMMARY_FIELDS), so
+ * that a removal can say which beneficiary went and a change can say what a status or nickname was
+ * and which account it paid before ("****1234"). Bank details are never kept whole.
  *
  * Digest sizes (Base64 characters, 6 bits each), so that a collision is no practical event for
  * 10 million beneficiaries: a group key 12 (72 bits: two of 10 million share one with odds of
@@ -17,11 +18,12 @@
  * field 3, as before (they only name which fields changed; the whole-entry digest decides that
  * one did). 10,000 beneficiaries keep about 1.7 MB (the objects themselves are 4.4 MB).
  */
-import { canonical, PAYEE_FIELDS } from '../shared/core/api/identity';
+import { BANK_DETAIL_FIELDS, canonical, PAYEE_FIELDS } from '../shared/core/api/identity';
+import { ACCOUNT_MASK, maskAccount } from '../shared/core/redaction';
 import { digest, headerProblem, isRecord, isScalar, type Scalar, type StateReading } from './savedState';
 
-/** Kept by value (short, not secret): what a removal item carries, and `before` of a change. */
-export const SUMMARY_FIELDS = [
+/** Kept by value (short, not secret). */
+const KEPT_BY_VALUE = [
 	'referenceBeneficiaryId',
 	'beneficiaryNick',
 	'beneficiaryType',
@@ -30,6 +32,10 @@ export const SUMMARY_FIELDS = [
 	'relationType',
 	'currency',
 ] as const;
+/** Kept by their last four characters ("1234", shown as "****1234": redaction.ts's maskAccount), never whole. */
+const KEPT_BY_TAIL: readonly string[] = BANK_DETAIL_FIELDS;
+/** What a removal item carries, and `before` of a change. */
+export const SUMMARY_FIELDS: readonly string[] = [...KEPT_BY_VALUE, ...KEPT_BY_TAIL];
 
 /**
  * One entry, packed small: [digests, ...summary]. `digests` is WHOLE_CHARS of the whole entry,
@@ -40,11 +46,14 @@ export const SUMMARY_FIELDS = [
 export type Entry = [digests: string, ...summary: Scalar[]];
 
 /**
- * Version 3 keys an entry by its group (several entries of one group: `key~2`, `key~3`, ...)
- * with longer digests; version 2 (the previous release) is migrated, version 1 is too old to carry on.
+ * Version 4 keeps the bank details' last four characters; version 3 (release 0.1.0) keyed an entry
+ * by its group (several entries of one group: `key~2`, `key~3`, ...) with longer digests, as 4
+ * does; version 2 (before it) kept shorter digests. Both are migrated; version 1 is too old to carry on.
  */
-export const BENEFICIARY_STATE_VERSION = 3;
-const MIGRATED_VERSION = 2;
+export const BENEFICIARY_STATE_VERSION = 4;
+const MIGRATED_VERSIONS = [2, 3];
+/** A version 2 or 3 entry's summary: the fields kept by value, no tails. */
+const OLD_SUMMARY_LENGTH = KEPT_BY_VALUE.length;
 
 export interface BeneficiaryState {
 	version: typeof BENEFICIARY_STATE_VERSION;
@@ -121,7 +130,10 @@ export function entryOf(beneficiary: Record<string, unknown>, fields: string[]):
 		.join('');
 	const summary = SUMMARY_FIELDS.map((name) => {
 		const value = beneficiary[name];
-		return isScalar(value) ? value : null;
+		if (!KEPT_BY_TAIL.includes(name)) return isScalar(value) ? value : null;
+		return (typeof value === 'string' || typeof value === 'number') && value !== ''
+			? maskAccount(String(value)).slice(ACCOUNT_MASK.length)
+			: null;
 	});
 	return [digest(canonical(known), WHOLE_CHARS) + perField, ...summary];
 }
@@ -129,12 +141,13 @@ export function entryOf(beneficiary: Record<string, unknown>, fields: string[]):
 /** Whether an entry's whole digest says if it changed (a migrated one may not: then its fields do). */
 export const knowsWhole = (digests: string) => !digests.startsWith(SHORT);
 
-/** The kept summary of an entry, as an object without the absent fields. */
+/** The kept summary of an entry, as an object without the absent fields (bank details as "****1234"). */
 export function summaryOf(entry: Entry): Record<string, Scalar> {
 	const summary: Record<string, Scalar> = {};
 	SUMMARY_FIELDS.forEach((name, i) => {
 		const value = entry[i + 1];
-		if (value !== null && value !== undefined) summary[name] = value;
+		if (value === null || value === undefined) return;
+		summary[name] = KEPT_BY_TAIL.includes(name) ? `${ACCOUNT_MASK}${String(value)}` : value;
 	});
 	return summary;
 }
@@ -152,24 +165,25 @@ export function keyed(groups: Array<[group: string, entry: Entry]>): Record<stri
 }
 
 /**
- * The saved beneficiary state, if it is one of this question (a version 2 state migrated).
- * `askedBefore`: the same question as the previous release put it (it left the access token out), which a
- * version 2 state names.
+ * The saved beneficiary state, if it is one of this question (a version 2 or 3 state migrated).
+ * `askedBefore`: the same question as the releases before put it (they left the access token out),
+ * which a version 2 or 3 state names.
  */
 export function readBeneficiaryState(
 	saved: unknown,
 	question: string,
 	askedBefore = question,
 ): StateReading<BeneficiaryState> {
-	const problem = headerProblem(saved, 'beneficiaries', [MIGRATED_VERSION, BENEFICIARY_STATE_VERSION]);
+	const problem = headerProblem(saved, 'beneficiaries', [...MIGRATED_VERSIONS, BENEFICIARY_STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
 	const state = saved as Record<string, unknown>;
 	const { fields, entries } = state;
+	const summaryLength = state.version === BENEFICIARY_STATE_VERSION ? SUMMARY_FIELDS.length : OLD_SUMMARY_LENGTH;
 	if (
 		!Array.isArray(fields) ||
 		!fields.every((name) => typeof name === 'string') ||
 		!isRecord(entries) ||
-		!Object.values(entries).every(isEntry)
+		!Object.values(entries).every((entry) => isEntry(entry, summaryLength))
 	) {
 		return { problem: 'its beneficiary entries are not of the expected shape' };
 	}
@@ -177,11 +191,26 @@ export function readBeneficiaryState(
 		return state.question === question ? { state: saved as BeneficiaryState } : {};
 	}
 	if (state.question !== askedBefore) return {};
-	return { state: fromVersion2(question, fields as string[], entries as Record<string, Entry>) };
+	const version3 = state.version === 2 ? fromVersion2(fields as string[], entries as Record<string, Entry>) : entries;
+	return { state: fromVersion3(question, fields as string[], version3 as Record<string, Entry>) };
 }
 
 /**
- * A version 2 state (the previous release) in this version's form, the same knowledge: keys from the
+ * A version 3 state (release 0.1.0) in this version's form: the same entries, with the bank
+ * details' tails unknown (null). A change reported before an entry is written again says `before:
+ * null` for them, as version 3 did; every poll rewrites the entries it reads, so the first poll
+ * after the upgrade that reports nothing about a beneficiary also keeps its tails.
+ */
+function fromVersion3(question: string, fields: string[], entries: Record<string, Entry>): BeneficiaryState {
+	const tails = KEPT_BY_TAIL.map(() => null);
+	const migrated = Object.fromEntries(
+		Object.entries(entries).map(([key, entry]): [string, Entry] => [key, [...entry, ...tails]]),
+	);
+	return { version: BENEFICIARY_STATE_VERSION, kind: 'beneficiaries', question, fields, entries: migrated };
+}
+
+/**
+ * A version 2 state's entries as version 3 kept them, the same knowledge: keys from the
  * kept reference ID (version 2 keyed a repeated reference ID by ID and token; a token or an entry
  * without either is keyed the same way in both), and the 3-character field digests padded (a
  * longer digest starts with the shorter one, so they still compare, until the first poll after
@@ -189,7 +218,7 @@ export function readBeneficiaryState(
  * a value (Columns.same takes that digest for absent), and counted it in the entry's whole digest:
  * such an entry's whole digest is unknown here, and its fields say whether it changed.
  */
-function fromVersion2(question: string, fields: string[], entries: Record<string, Entry>): BeneficiaryState {
+function fromVersion2(fields: string[], entries: Record<string, Entry>): Record<string, Entry> {
 	const OLD_FIELD_CHARS = 3;
 	const nullDigest = digest('null', OLD_FIELD_CHARS);
 	const groups: Array<[string, Entry]> = Object.entries(entries).map(([key, [digests, ...summary]]) => {
@@ -205,13 +234,13 @@ function fromVersion2(question: string, fields: string[], entries: Record<string
 		const group = typeof reference === 'string' && reference ? groupKey(`r:${reference}`) : key;
 		return [group, [whole + columns.join(''), ...summary]];
 	});
-	return { version: BENEFICIARY_STATE_VERSION, kind: 'beneficiaries', question, fields, entries: keyed(groups) };
+	return keyed(groups);
 }
 
-function isEntry(value: unknown): value is Entry {
+function isEntry(value: unknown, summaryLength: number): value is Entry {
 	return (
 		Array.isArray(value) &&
-		value.length === 1 + SUMMARY_FIELDS.length &&
+		value.length === 1 + summaryLength &&
 		typeof value[0] === 'string' &&
 		value[0].length >= WHOLE_CHARS &&
 		value.slice(1).every(isScalar)

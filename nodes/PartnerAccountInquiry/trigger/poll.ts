@@ -15,7 +15,14 @@ import { settle } from '../shared/core/flow/settle';
 import { listBeneficiaries, listingQuestion, type ListingSize } from '../shared/endpoints/beneficiaries';
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
 import { toNodeError } from '../shared/errorMapping';
-import { ACCUMULATION_ID, refuseEmptyAccountExpressions, refuseEmptyExpression } from '../shared/properties';
+import { maskBankDetails } from '../shared/core/redaction';
+import {
+	ACCUMULATION_ID,
+	maskBankDetailsOption,
+	readBoolean,
+	refuseEmptyAccountExpressions,
+	refuseEmptyExpression,
+} from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 import { baseline, diffBeneficiaries, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
 import { quotaEvent, readQuotaState } from './quotaState';
@@ -48,12 +55,17 @@ export async function pollBeneficiaries(
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
 	// An expression that gave nothing would watch your own account instead: refused, as in the action node.
 	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
+	// Unset (a version 1 node saved without it): off, as version 1 emitted.
+	const mask = readBoolean(maskBankDetailsOption, {
+		[maskBankDetailsOption.name]: fn.getNodeParameter(maskBankDetailsOption.name, false),
+	});
+	const shown = (json: IDataObject): IDataObject => (mask ? maskBankDetails(json) : json);
 	// A poll always confirms a list of several pages: an event must never come from a list that mixes two moments.
 	const question = listingQuestion(filters, { ...options, confirmWholeList: true }, manual ? SAMPLE_SIZE : undefined);
 	if (manual) {
 		// "Fetch Test Event": a small sample of real current data; the saved state is not touched.
 		const sample = await listBeneficiaries(session, question);
-		return sample.length ? [sample.map((json) => ({ json: { ...json, event } }))] : null;
+		return sample.length ? [sample.map((json) => ({ json: shown({ ...json, event }) }))] : null;
 	}
 	const [digest, askedBefore] = watchedDigest(
 		session,
@@ -75,7 +87,7 @@ export async function pollBeneficiaries(
 	if (events.length === 0) return null;
 	return [
 		events.map(({ beneficiary, changes }) => ({
-			json: { ...beneficiary, event, ...(changes ? { changes } : {}) } as IDataObject,
+			json: shown({ ...beneficiary, event, ...(changes ? { changes } : {}) } as IDataObject),
 		})),
 	];
 }

@@ -8,11 +8,14 @@
  * is cut, to any start of an answer's body that an error quotes (judgeAnswer.ts): a text is always
  * redacted whole and cut after, so a cut never leaves the start of a secret or an account behind.
  */
+import { BANK_DETAIL_FIELDS } from './api/identity';
 import { ApiResultError, PartnerError, TransientError } from './errors';
 
+/** What a masked account shows before its last four characters. */
+export const ACCOUNT_MASK = '****';
 /** A bank account number or IBAN as a message shows it: its last four characters ("****6819"). */
 export function maskAccount(value: string): string {
-	return value.length <= 4 ? '****' : `****${value.slice(-4)}`;
+	return value.length <= 4 ? ACCOUNT_MASK : `${ACCOUNT_MASK}${value.slice(-4)}`;
 }
 
 /**
@@ -36,6 +39,67 @@ export function redactError(error: unknown, secrets: readonly string[], masked: 
 	}
 	if (error instanceof TransientError) error.detail = redact(error.detail);
 	return error;
+}
+
+/**
+ * Fields whose values are codes and IDs a workflow routes on, never free text: kept as they are
+ * by maskBankDetails unless they repeat a bank value of the item.
+ */
+const ROUTING_FIELDS = [
+	'referenceBeneficiaryId',
+	'beneficiaryType',
+	'status',
+	'assetType',
+	'relationType',
+	'currency',
+	'event',
+	'customerId',
+	'createdAt',
+];
+
+/**
+ * An output item safe to post (Mask Bank Details). Its bank details (BANK_DETAIL_FIELDS) show
+ * their last four characters only, at any depth: its own fields, a change's before and after, a
+ * field of that name inside another. Any other value that repeats one of them is masked too,
+ * however it is written there (maskValues). Free text (a nickname, an account name, a field the
+ * gateway fills, such as `extendInfo`) has its account-like runs masked as messages have
+ * (maskAccountNumbers); the codes and IDs a workflow routes on (ROUTING_FIELDS) and numbers stay.
+ */
+export function maskBankDetails<T>(item: T): T {
+	type Context = 'bank' | 'routing' | 'text';
+	const enter = (context: Context, key: string): Context => {
+		if ((BANK_DETAIL_FIELDS as readonly string[]).includes(key)) return 'bank';
+		if (ROUTING_FIELDS.includes(key)) return context === 'bank' ? 'bank' : 'routing';
+		return key === 'before' || key === 'after' ? context : context === 'routing' ? 'routing' : 'text';
+	};
+	// Every value under a bank field, at any depth (a change's before and after too).
+	const values = new Set<string>();
+	const collect = (value: unknown, context: Context): void => {
+		if (context === 'bank' && (typeof value === 'string' || typeof value === 'number')) values.add(String(value));
+		else if (Array.isArray(value)) value.forEach((entry) => collect(entry, context));
+		else if (value && typeof value === 'object') {
+			for (const [key, entry] of Object.entries(value)) collect(entry, enter(context, key));
+		}
+	};
+	collect(item, 'text');
+	// Longest first: an account that contains another is masked as a whole. A value of four
+	// characters or fewer shows no more than its mask; a tail the trigger kept ("****1234") is masked already.
+	const repeated = [...values].filter((value) => value.length > 4 && !value.startsWith(ACCOUNT_MASK));
+	repeated.sort((a, b) => b.length - a.length);
+	const mask = (value: unknown, context: Context): unknown => {
+		if (typeof value === 'string') {
+			if (context === 'bank') return value === '' || value.startsWith(ACCOUNT_MASK) ? value : maskAccount(value);
+			const text = repeated.length ? maskValues(value, repeated) : value;
+			return context === 'text' ? maskAccountNumbers(text) : text;
+		}
+		if (typeof value === 'number') return context === 'bank' ? maskAccount(String(value)) : value;
+		if (Array.isArray(value)) return value.map((entry) => mask(entry, context));
+		if (value && typeof value === 'object') {
+			return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, mask(entry, enter(context, key))]));
+		}
+		return value;
+	};
+	return mask(item, 'text') as T;
 }
 
 /** Full-width letters and digits (U+FF10..FF19, FF21..FF3A, FF41..FF5A) as ASCII; nothing else changes. */

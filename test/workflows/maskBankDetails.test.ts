@@ -1,0 +1,162 @@
+/**
+ * Mask Bank Details, through n8n's engine against the simulator: an item safe to post keeps no
+ * whole bank account number, IBAN or beneficiary token anywhere (its fields, `changes`, a field the
+ * gateway fills with one), and nothing else of it changes. Off by default in the action node and
+ * in version 1 triggers (saved workflows keep their items), on by default in version 2 triggers.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Beneficiary } from '../../sandbox/data';
+import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
+import { list, useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+
+const BANK = ['beneficiaryToken', 'bankAccountNo', 'bankAccountIBAN'] as const;
+const tail = (value: string) => `****${value.slice(-4)}`;
+
+/** Every whole bank value of these beneficiaries. */
+const wholeValues = (beneficiaries: Beneficiary[]) =>
+	beneficiaries.flatMap((b) => BANK.map((field) => b[field]).filter((v): v is string => typeof v === 'string'));
+
+/** The beneficiary as Mask Bank Details shows it. */
+const masked = (b: Beneficiary): IDataObject => {
+	const out: IDataObject = { ...b };
+	for (const field of BANK) if (typeof b[field] === 'string') out[field] = tail(b[field] as string);
+	return out;
+};
+
+/** CUST_SMALL's first beneficiary, its account number and IBAN repeated in a field the gateway fills. */
+function echoInExtendInfo(): Beneficiary {
+	const first = sim().beneficiaries('CUST_SMALL')[0];
+	(first.extendInfo as unknown as IDataObject).payTo = `${first.bankAccountNo} / ${first.bankAccountIBAN}`;
+	return first;
+}
+
+describe('the action node', () => {
+	it('off by default: items as the API returned them', async () => {
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: false } });
+		expect(run.json).toEqual(sim().beneficiaries('CUST_SMALL'));
+	});
+
+	it('on: no whole bank value anywhere in any item, every other field as returned', async () => {
+		const first = echoInExtendInfo();
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { customerId: 'CUST_SMALL', maskBankDetails: true },
+		});
+		expect(run.status).toBe('success');
+		const beneficiaries = sim().beneficiaries('CUST_SMALL');
+		const expected: IDataObject[] = beneficiaries.map(masked);
+		expected[0].extendInfo = {
+			...first.extendInfo,
+			payTo: `${tail(first.bankAccountNo as string)} / ${tail(first.bankAccountIBAN as string)}`,
+		};
+		expect(run.json).toEqual(expected);
+		const produced = JSON.stringify(run.run.data.resultData);
+		for (const value of wholeValues(beneficiaries)) expect(produced).not.toContain(value);
+	});
+
+	it('on for a list of 7 pages: every item masked', async () => {
+		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', maskBankDetails: true } });
+		expect(run.json).toHaveLength(320);
+		const produced = JSON.stringify(run.json);
+		for (const value of wholeValues(sim().beneficiaries('CUST_LARGE'))) expect(produced).not.toContain(value);
+	});
+
+	it('with Include Proof it is refused before anything is sent: a proof is the bytes signed, bank details whole', async () => {
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { customerId: 'CUST_SMALL', maskBankDetails: true, includeProof: true },
+		});
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toBe(
+			'Mask Bank Details and Include Proof cannot both be on: a proof keeps the exact bytes the service signed, full bank details included',
+		);
+		expect(sim().requests).toHaveLength(0);
+	});
+});
+
+describe('the trigger', () => {
+	const poller = (parameters: INodeParameters, typeVersion?: number, mode?: 'manual') =>
+		activateTrigger({
+			parameters: { options: { customerId: 'CUST_SMALL' }, ...parameters },
+			credentials: sandboxCredentials(sim().url),
+			staticData: {},
+			typeVersion,
+			mode,
+		});
+	const emitted = async (p: ReturnType<typeof poller>) => {
+		const result = await p.poll();
+		if (!result.ok) throw result.error;
+		return result.items?.map((item) => item.json) ?? null;
+	};
+
+	it('version 2, by default: a bank-detail change says "ending 1234 -> ending 9876" and keeps nothing whole', async () => {
+		// The gateway's own field still names the old account after the change: masked by its shape.
+		echoInExtendInfo();
+		const watching = poller({ event: 'beneficiaryChanged' }, 2);
+		expect(await emitted(watching)).toBeNull();
+		const before = { ...sim().beneficiaries('CUST_SMALL')[0] };
+		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId as string);
+		const items = await emitted(watching);
+		const changes: IDataObject = {};
+		for (const field of BANK) {
+			if (before[field])
+				changes[field] = { before: tail(before[field] as string), after: tail(after[field] as string) };
+		}
+		expect(items).toEqual([
+			{
+				...masked(after),
+				extendInfo: {
+					...after.extendInfo,
+					payTo: `${tail(before.bankAccountNo as string)} / ${tail(before.bankAccountIBAN as string)}`,
+				},
+				event: 'beneficiaryChanged',
+				changes,
+			},
+		]);
+		const produced = JSON.stringify(items);
+		for (const value of wholeValues([before as Beneficiary, after])) expect(produced).not.toContain(value);
+		expect(await emitted(watching)).toBeNull();
+	});
+
+	it('version 2, by default: an addition and a removal are masked; Fetch Test Event too', async () => {
+		const adding = poller({ event: 'beneficiaryAdded' }, 2);
+		const removing = poller({ event: 'beneficiaryRemoved' }, 2);
+		expect(await emitted(adding)).toBeNull();
+		expect(await emitted(removing)).toBeNull();
+		const list = sim().beneficiaries('CUST_SMALL');
+		const added: Beneficiary = {
+			...list[1],
+			referenceBeneficiaryId: 'REF-MASK-1',
+			beneficiaryToken: Buffer.from('token:REF-MASK-1').toString('base64'),
+			bankAccountNo: '6222021234560001',
+		};
+		list.push(added);
+		const [gone] = list.splice(2, 1);
+		expect(await emitted(adding)).toEqual([{ ...masked(added), event: 'beneficiaryAdded' }]);
+		const removed = await emitted(removing);
+		expect(removed).toEqual([expect.objectContaining({ beneficiaryToken: tail(gone.beneficiaryToken) })]);
+		const sample = await emitted(poller({ event: 'beneficiaryAdded' }, 2, 'manual'));
+		expect(sample?.length).toBeGreaterThan(0);
+		const produced = JSON.stringify([removed, sample]);
+		for (const value of wholeValues([...list, gone])) expect(produced).not.toContain(value);
+	});
+
+	it('version 1 (workflows saved before): items as before, unless turned on', async () => {
+		const plain = poller({ event: 'beneficiaryAdded' }, 1);
+		const turnedOn = poller({ event: 'beneficiaryAdded', maskBankDetails: true }, 1);
+		const turnedOff = poller({ event: 'beneficiaryAdded', maskBankDetails: false }, 2);
+		for (const p of [plain, turnedOn, turnedOff]) expect(await emitted(p)).toBeNull();
+		const added: Beneficiary = {
+			...sim().beneficiaries('CUST_SMALL')[1],
+			referenceBeneficiaryId: 'REF-MASK-2',
+			beneficiaryToken: Buffer.from('token:REF-MASK-2').toString('base64'),
+		};
+		sim().beneficiaries('CUST_SMALL').push(added);
+		expect(await emitted(plain)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
+		expect(await emitted(turnedOn)).toEqual([{ ...masked(added), event: 'beneficiaryAdded' }]);
+		expect(await emitted(turnedOff)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
+	});
+});
