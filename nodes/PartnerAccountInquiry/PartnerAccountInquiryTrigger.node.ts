@@ -111,6 +111,7 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		const firstPollOfActivation = !activations.has(this);
 		activations.add(this);
 		const activating = firstPollOfActivation && this.getActivationMode() === 'activate' && !manual;
+		const start = { activating, startup: firstPollOfActivation && this.getActivationMode() === 'init' && !manual };
 		if (activating) {
 			// The run goes to the workflow's global static data too: n8n's activator saves it after this
 			// poll on every setup, even where it does not save this poll's node data (durable cursors).
@@ -122,8 +123,8 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		try {
 			const session = await ApiSession.open(this, POLL_CONCURRENCY);
 			if (isBeneficiaryEvent(event))
-				return await pollBeneficiaries(this, session, event, staticData, manual, activating);
-			if (isQuotaEvent(event)) return await pollQuota(this, session, event, staticData, manual, activating);
+				return await pollBeneficiaries(this, session, event, staticData, manual, start);
+			if (isQuotaEvent(event)) return await pollQuota(this, session, event, staticData, manual, start);
 			throw new NodeOperationError(this.getNode(), `The event "${event}" is not supported`);
 		} catch (error) {
 			// Nothing from a failed poll is emitted and the saved state is left as it was: the next

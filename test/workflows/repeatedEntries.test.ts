@@ -172,7 +172,7 @@ describe('an upgrade from the previous release', () => {
 			(staticData[event] as IDataObject).state = { ...fixture.state, question };
 		}
 		expect(await pollAll(w)).toEqual({});
-		for (const event of EVENTS) expect((staticData[event]?.state as IDataObject).version).toBe(3);
+		for (const event of EVENTS) expect((staticData[event]?.state as IDataObject).version).toBe(4);
 		(staticData.beneficiaryAdded as IDataObject).state = {
 			...fixture.state,
 			question: (staticData.beneficiaryAdded?.state as IDataObject).question,

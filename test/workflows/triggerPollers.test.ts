@@ -52,27 +52,31 @@ const setQuota = (value: string) => sim().setQuota('USER_ID', 'U-1001', value);
 async function everyMinute(n8n: ReturnType<typeof app>, minutes: number, start = 0, restartAt?: number) {
 	const asked: number[] = [];
 	const failed: number[] = [];
+	const errors: string[] = [];
 	for (let minute = start; minute < start + minutes; minute++) {
 		const sent = quotaRequests();
 		const poll = minute === restartAt ? ((await n8n.restart()) ?? (await n8n.poll())) : await n8n.poll();
 		if (quotaRequests() > sent) asked.push(minute);
 		if (poll.error) failed.push(minute);
+		if (poll.error) errors.push(`${poll.error.message} ${(poll.error as { description?: string }).description ?? ''}`);
 		later(1);
 	}
-	return { asked, failed };
+	return { asked, failed, errors };
 }
 
 /** The API's schedule: the first U at 0, then 5, 10, 20, 40, 80, 160, 320 minutes apart, then every 320. */
 const SCHEDULE = [0, 5, 15, 35, 75, 155, 315, 635, 955];
 
 describe.each(SAVINGS)('status U under n8n saving %s', (saving) => {
-	it('polls every minute: a request only when the API allows, one report after the 7th repeat, silence after', async () => {
+	it('polls every minute: a request only when the API allows; two reports, the start and after the 7th repeat; silence after', async () => {
 		const n8n = app(CHANGED, saving);
 		expect(count(await n8n.activate())).toBe(0);
 		sim().addFault({ fault: 'answer', operation: 'quota', answer: U });
-		const { asked, failed } = await everyMinute(n8n, 1000);
+		const { asked, failed, errors } = await everyMinute(n8n, 1000);
 		expect(asked).toEqual(SCHEDULE);
-		expect(failed).toEqual([635]);
+		expect(failed).toEqual([0, 635]);
+		expect(errors[0]).toMatch(/stops asking this question until \S+Z \(5 minutes\).*at most 7 times in all.*10\.6 hours/);
+		expect(errors[1]).toMatch(/each of its 7 repeats.*contact technical support/);
 		// A success ends it.
 		sim().clearFaults();
 		later(320);
@@ -88,12 +92,29 @@ describe.each(SAVINGS)('status U under n8n saving %s', (saving) => {
 		const { asked, failed } = await everyMinute(n8n, 1000, 0, 637);
 		if (saving === 'durable') {
 			expect(asked).toEqual(SCHEDULE);
-			expect(failed).toEqual([635]);
+			expect(failed).toEqual([0, 635]);
 		} else {
 			// What a poll that emits nothing writes is not saved here: the back-off starts again at the restart.
 			expect(asked.slice(0, 8)).toEqual(SCHEDULE.slice(0, 8));
 			expect(asked[8]).toBe(637);
-			expect(failed[0]).toBe(635);
+			expect(failed.slice(0, 2)).toEqual([0, 635]);
+		}
+	});
+
+	it('U at the first poll after n8n starts is no failure to activate: the next poll that asks reports the start', async () => {
+		const n8n = app(CHANGED, saving);
+		await n8n.activate();
+		await n8n.poll();
+		sim().addFault({ fault: 'answer', operation: 'quota', answer: U });
+		// The default poller runs a poll as n8n starts; a failure there would count as the workflow failing to activate.
+		const restarted = await n8n.restart();
+		expect(restarted?.error).toBeUndefined();
+		const { failed, errors } = await everyMinute(n8n, 30);
+		if (saving === 'emit') {
+			expect(failed).toEqual([5]);
+			expect(errors[0]).toMatch(/answered U \(outcome unknown\) 2 times in a row\. .*until \S+Z \(10 minutes\)/);
+		} else {
+			expect(failed).toEqual([0]);
 		}
 	});
 

@@ -86,23 +86,48 @@ describe('a poll never reports a change that did not happen', () => {
 		expect(await emitted(removed)).toBeNull();
 	});
 
-	it('a list that keeps changing fails the poll: nothing emitted, nothing saved; the next poll reports it once', async () => {
+	it('a list that changed while a poll read it is a quiet poll; the 3rd such poll in a row is reported, once; the first whole read reports the change once', async () => {
 		const state: IDataObject = {};
 		const removed = trigger({ event: 'beneficiaryRemoved', ...LARGE }, state);
 		await emitted(removed);
-		const saved = JSON.stringify(state);
+		const saved = JSON.stringify((state as { state: unknown }).state);
+		// Every read of page 3 sees another beneficiary in place of the 11th: 4 reads a poll, 5 polls.
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10, times: 20 });
+		const listed = () => sim().beneficiaries('CUST_LARGE').map((b) => b.referenceBeneficiaryId);
+		const before = listed();
+		const outcomes: string[] = [];
+		for (let poll = 1; poll <= 5; poll++) {
+			const result = await removed.poll();
+			outcomes.push(result.ok ? String(result.items?.length ?? 'quiet') : 'failed');
+			if (!result.ok) {
+				expect(result.error.message).toMatch(/changed while it was being read: .*read 4 times/);
+				expect(result.error.description).toMatch(/changed while each of the last 3 polls read it.*emitted nothing and the saved state did not change/);
+				expect(result.error.description).not.toMatch(/Confirm Whole List/);
+			}
+			expect(JSON.stringify((state as { state: unknown }).state)).toBe(saved);
+		}
+		expect(outcomes).toEqual(['quiet', 'quiet', 'failed', 'quiet', 'quiet']);
+		// Each swap took one beneficiary out for good: all of them, once.
+		const gone = before.filter((ref) => !listed().includes(ref));
+		expect(gone.length).toBeGreaterThan(0);
+		expect((await emitted(removed))?.map((b) => b.referenceBeneficiaryId)).toEqual(gone);
+		expect(state.listUnsettled).toBeUndefined();
+		expect(await emitted(removed)).toBeNull();
+	});
+
+	it('a list that settles by the next poll is never an error: its change is reported once', async () => {
+		const state: IDataObject = {};
+		const removed = trigger({ event: 'beneficiaryRemoved', ...LARGE }, state);
+		await emitted(removed);
 		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10, times: 4 });
 		const gone = sim().beneficiaries('CUST_LARGE').slice(10, 14);
-		const failed = await removed.poll();
-		expect(failed.ok).toBe(false);
-		if (failed.ok) return;
-		expect(failed.error.message).toMatch(/changed while it was being read: .*read 4 times/);
-		expect(failed.error.description).toMatch(/emitted nothing and the saved state did not change/);
-		expect(failed.error.description).not.toMatch(/Confirm Whole List/);
-		expect(JSON.stringify(state)).toBe(saved);
+		expect(await emitted(removed)).toBeNull();
 		expect((await emitted(removed))?.map((b) => b.referenceBeneficiaryId)).toEqual(
 			gone.map((b) => b.referenceBeneficiaryId),
 		);
+		// Changing again later starts a new count: two quiet polls before any report.
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10, times: 8 });
+		expect(await emitted(removed)).toBeNull();
 		expect(await emitted(removed)).toBeNull();
 	});
 });
@@ -176,7 +201,7 @@ describe('quota alerts', () => {
 		expect(await emitted(poller)).toBeNull();
 	});
 
-	it('status U: backs off 5, 10, 20, 40, 80, 160 and 320 minutes sending nothing; reports once after the 7th repeat; a success resets it', async () => {
+	it('status U: reports the start once, backs off 5, 10, 20, 40, 80, 160 and 320 minutes sending nothing; reports once after the 7th repeat; a success resets it', async () => {
 		const state: IDataObject = {};
 		const poller = trigger({ event: 'quotaChanged', ...QUOTA }, state);
 		expect(await emitted(poller)).toBeNull();
@@ -193,7 +218,16 @@ describe('quota alerts', () => {
 		for (let answer = 1; answer <= 7; answer++) {
 			const sent = sim().requests.length;
 			const before = Date.now();
-			expect(await emitted(poller)).toBeNull(); // answered U: no event, no error
+			if (answer === 1) {
+				// The start: reported once, saying when the trigger asks again.
+				const started = await poller.poll();
+				expect(started.ok).toBe(false);
+				if (started.ok) return;
+				expect(started.error.message).toMatch(/UNKNOWN_EXCEPTION/);
+				expect(started.error.description).toMatch(/stops asking this question until \S+Z \(5 minutes\)/);
+			} else {
+				expect(await emitted(poller)).toBeNull(); // answered U again: no event, no error
+			}
 			expect(sim().requests.length).toBe(sent + 1);
 			const { nextPollAt } = state.unknownBackoff as { nextPollAt: number };
 			waits.push(Math.round((nextPollAt - before) / 60_000));
@@ -233,7 +267,7 @@ describe('quota alerts', () => {
 			times: 1,
 			answer: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' },
 		});
-		expect(await emitted(poller)).toBeNull();
+		expect((await poller.poll()).ok).toBe(false);
 		const sent = sim().requests.length;
 		expect(await emitted(poller)).toBeNull();
 		expect(sim().requests.length).toBe(sent);

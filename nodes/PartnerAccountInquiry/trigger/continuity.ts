@@ -52,8 +52,11 @@ export interface PollRecord {
 	everyPollSaved: boolean;
 }
 
-/** The node's static data this module carries: the state, the back-off after status U, the record. */
-export const NODE_DATA_KEYS = ['state', 'unknownBackoff', 'pollRecord'] as const;
+/**
+ * The node's static data this module carries: the state, the back-off after status U, the polls
+ * in a row that found the list changing while it was read (poll.ts), the record.
+ */
+export const NODE_DATA_KEYS = ['state', 'unknownBackoff', 'listUnsettled', 'pollRecord'] as const;
 export type NodeData = Partial<Record<(typeof NODE_DATA_KEYS)[number], unknown>>;
 
 /** More polls than a run can count (one a second for 34,000 years): a record claiming more is damage. */

@@ -38,7 +38,14 @@ import {
 	type Carried,
 } from './continuity';
 import type { BeneficiaryEvent, QuotaEvent } from './events';
-import { afterUnknown, readBackoff, UNKNOWN_REPEATS, UNKNOWN_RETRY_MINUTES } from './unknownBackoff';
+import {
+	afterUnknown,
+	readBackoff,
+	UNKNOWN_BACKOFF_HOURS,
+	UNKNOWN_REPEATS,
+	UNKNOWN_RETRY_MINUTES,
+	UNKNOWN_RETRY_SCHEDULE_MINUTES,
+} from './unknownBackoff';
 
 /** "Fetch Test Event" shows this many current beneficiaries. */
 const SAMPLE_SIZE = 3;
@@ -49,7 +56,7 @@ export async function pollBeneficiaries(
 	event: BeneficiaryEvent,
 	staticData: IDataObject,
 	manual: boolean,
-	activating = false,
+	start: PollStart = {},
 ): Promise<INodeExecutionData[][] | null> {
 	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
@@ -72,7 +79,7 @@ export async function pollBeneficiaries(
 		{ event, filters, customerId: options.customerId ?? '' },
 		options,
 	);
-	const book = openBook(fn, staticData, activating);
+	const book = openBook(fn, staticData, start);
 	const current = await withinBackoff(fn, staticData, digest, wholeListRead(fn, session, question), book);
 	if (current === SKIPPED) return null;
 	const saved = savedState(fn, readBeneficiaryState(staticData.state, digest, askedBefore));
@@ -98,7 +105,7 @@ export async function pollQuota(
 	event: QuotaEvent,
 	staticData: IDataObject,
 	manual: boolean,
-	activating = false,
+	start: PollStart = {},
 ): Promise<INodeExecutionData[][] | null> {
 	const id = fn.getNodeParameter(ACCUMULATION_ID.name, '');
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
@@ -115,7 +122,7 @@ export async function pollQuota(
 		{ event, request, threshold, connectedAccountId: options.connectedAccountId ?? '' },
 		options,
 	);
-	const book = openBook(fn, staticData, activating);
+	const book = openBook(fn, staticData, start);
 	const quota = await withinBackoff(fn, staticData, digest, { read: () => getQuota(session, question) }, book);
 	if (quota === SKIPPED) return null;
 	const saved = savedState(fn, readQuotaState(staticData.state, digest, askedBefore));
@@ -146,12 +153,25 @@ function readThreshold(raw: unknown): number {
 	return value;
 }
 
+/** Which poll of an activation this is (PartnerAccountInquiryTrigger.node.ts). */
+export interface PollStart {
+	/** The poll n8n runs at a user's activation. */
+	activating?: boolean;
+	/** The first poll after n8n started ('init'): if it fails, n8n counts it as the workflow failing to activate. */
+	startup?: boolean;
+}
+
 /** What a poll carries on from and writes besides its state: continuity.ts. */
 interface Book {
 	/** Whether the state carried on from holds every earlier poll's finding. */
 	whole: boolean;
 	/** The poll n8n runs at a user's activation: it must take the baseline (a U fails the activation). */
 	activating: boolean;
+	/**
+	 * Whether a report (a poll that throws) is due on this poll: not on the first poll after n8n
+	 * started, which n8n would count as the workflow failing to activate (and retry); the next poll reports.
+	 */
+	mayReport: boolean;
 	/** The poll wrote its data and emits nothing (`quiet`) or something; records it, here and in this process. */
 	write: (quiet: boolean) => void;
 }
@@ -162,7 +182,7 @@ interface Book {
  * carries on from that data; when the node's last activation (in the workflow's global static
  * data) is newer than that data, its poll was not saved: a fresh baseline, as it took.
  */
-function openBook(fn: IPollFunctions, staticData: IDataObject, activating: boolean): Book {
+function openBook(fn: IPollFunctions, staticData: IDataObject, { activating = false, startup = false }: PollStart): Book {
 	const node = nodeName(fn);
 	const reading = readPollRecord(staticData.pollRecord);
 	// Damage is dropped with one warning (where quiet polls are not saved, it comes back at each).
@@ -185,11 +205,13 @@ function openBook(fn: IPollFunctions, staticData: IDataObject, activating: boole
 	return {
 		whole: carried.whole,
 		activating,
+		mayReport: !startup,
 		write: (quiet) => {
 			const record = nextRecord(carried, quiet, Date.now());
 			staticData.pollRecord = record as unknown as IDataObject;
-			const { state, unknownBackoff } = staticData;
-			rememberWritten(node, staticData, carried, { state, unknownBackoff, pollRecord: record }, damage?.digest);
+			const { state, unknownBackoff, listUnsettled } = staticData;
+			const written = { state, unknownBackoff, listUnsettled, pollRecord: record };
+			rememberWritten(node, staticData, carried, written, damage?.digest);
 		},
 	};
 }
@@ -257,14 +279,16 @@ async function withinBackoff<T>(
 	const outcome = await settle(read());
 	if (outcome.ok) {
 		delete staticData.unknownBackoff;
+		delete staticData.listUnsettled;
 		return outcome.value;
 	}
 	const { error } = outcome;
+	if (error instanceof ListingChangedError && !book.activating) return unsettled(fn, staticData, question, error, book);
 	// Another failure is no answer to count: the back-off stays as it is (only a success ends it).
 	if (!(error instanceof ApiResultError && error.explanation.status === 'U')) {
 		throw toNodeError(fn.getNode(), explain(error), 0);
 	}
-	const { next, reportNow } = afterUnknown(backoff, question, now);
+	const { next, reportNow } = afterUnknown(backoff, question, now, book.mayReport);
 	staticData.unknownBackoff = next as unknown as IDataObject;
 	if (book.activating) {
 		// No baseline: a later quiet poll's would live in memory only (docs/internals.md, Status U) and die with a restart.
@@ -275,7 +299,41 @@ async function withinBackoff<T>(
 	// next poll (which sends nothing) writes it where n8n saves that poll.
 	book.write(!reportNow);
 	if (!reportNow) return SKIPPED;
-	error.hint = `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${Math.round((next.nextPollAt - now) / 60_000)} minutes without reporting this again, and carries on as usual at the first successful answer.`;
+	const askAgain = new Date(next.nextPollAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	const waitMinutes = Math.round((next.nextPollAt - now) / 60_000);
+	error.hint =
+		next.unknowns <= UNKNOWN_REPEATS
+			? `The gateway answered U (outcome unknown)${next.unknowns > 1 ? ` ${next.unknowns} times in a row` : ''}. As the API asks, the trigger stops asking this question until ${askAgain} (${waitMinutes} minutes), and asks again at most ${UNKNOWN_REPEATS} times in all, ${UNKNOWN_RETRY_MINUTES} to ${UNKNOWN_RETRY_SCHEDULE_MINUTES[UNKNOWN_REPEATS - 1]} minutes apart (${UNKNOWN_BACKOFF_HOURS} hours). Meanwhile it emits nothing and reports nothing; the first answer that is not U ends the wait, and that poll reports what changed meanwhile, once. It reports again only if every repeat is answered U.`
+			: `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${waitMinutes} minutes (next at ${askAgain}) without reporting this again, and carries on as usual at the first successful answer.`;
+	throw toNodeError(fn.getNode(), error, 0);
+}
+
+/** Polls in a row that find the list changing while they read it before one is reported. */
+export const UNSETTLED_POLLS_REPORTED = 3;
+
+/**
+ * A list that changed while the poll read it (every read of it, up to 4, disagreed) emits nothing
+ * and leaves the state as it was, as any failed poll. A list that settles by the next poll is
+ * harmless (its changes are reported then, once), so the poll is quiet; only the
+ * UNSETTLED_POLLS_REPORTED-th poll in a row that finds it changing is an error execution (or the
+ * next one, after n8n's start), once: the polls after it stay quiet until one reads the list whole again.
+ */
+function unsettled(
+	fn: IPollFunctions,
+	staticData: IDataObject,
+	question: string,
+	error: ListingChangedError,
+	book: Book,
+): typeof SKIPPED {
+	const saved = staticData.listUnsettled as { question?: unknown; polls?: unknown; told?: unknown } | undefined;
+	const same = saved?.question === question && typeof saved.polls === 'number' && Number.isSafeInteger(saved.polls);
+	const polls = (same ? Math.max(saved.polls as number, 0) : 0) + 1;
+	const told = same && saved.told === true;
+	const reportNow = polls >= UNSETTLED_POLLS_REPORTED && !told && book.mayReport;
+	staticData.listUnsettled = { question, polls, told: told || reportNow };
+	book.write(!reportNow);
+	if (!reportNow) return SKIPPED;
+	error.hint = `The list changed while each of the last ${UNSETTLED_POLLS_REPORTED} polls read it (each read it up to 4 times), so the trigger could not tell what really changed: these polls emitted nothing and the saved state did not change. It goes on polling without reporting this again, and the first poll that reads the list whole reports what changed, once. A list that keeps changing this long may be bound and unbound by an automated process: check with the gateway's operator.`;
 	throw toNodeError(fn.getNode(), error, 0);
 }
 
@@ -295,10 +353,6 @@ function wholeListRead(
 		read: () => listBeneficiaries(session, question, budget, size),
 		explain: (error) => {
 			if (budget?.aborted) return new PollBudgetError(size.totalCount, size.totalPageNumber, budgetMs as number);
-			if (error instanceof ListingChangedError) {
-				error.hint =
-					'This poll emitted nothing and the saved state did not change; the next poll reads the list again and reports what really changed, once.';
-			}
 			return error;
 		},
 	};

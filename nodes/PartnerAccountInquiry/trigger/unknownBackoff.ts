@@ -2,10 +2,10 @@
  * A trigger that gets status U (outcome unknown) backs off as the API asks (docs/api.md, Result
  * codes: at most 7 repeats, 5, 10, 20, 40, 80, 160 and 320 minutes apart). Framework-free.
  *
- * The polls in between send nothing, emit nothing and record no error. When the seventh repeat is
- * answered U as well, the trigger reports once that support must be contacted; it then goes on
- * asking every 320 minutes without reporting again, and the first answer that is not U ends the
- * back-off. A saved back-off the API could not have asked for is damage (readBackoff).
+ * The first answer U is reported once (what happened, when the trigger asks again); the polls in
+ * between send nothing, emit nothing and record no error. When the seventh repeat is answered U as
+ * well, the trigger reports once that support must be contacted; it then goes on asking every 320
+ * minutes without reporting again, and the first answer that is not U ends the back-off. A saved back-off the API could not have asked for is damage (readBackoff).
  */
 import { UNKNOWN_RETRY_SCHEDULE_MINUTES } from '../shared/core/api/resultCodes';
 import { isRecord, type StateReading } from './savedState';
@@ -17,12 +17,20 @@ export interface UnknownBackoff {
 	unknowns: number;
 	/** Epoch ms before which a poll sends nothing. */
 	nextPollAt: number;
+	/**
+	 * What was reported: 0 nothing yet, 1 its start, 2 that support must be contacted too. Absent in
+	 * a back-off saved by release 0.1.0, which reported no start: read as all it would have reported by then.
+	 */
+	reported?: 0 | 1 | 2;
 }
 
 const MINUTE_MS = 60_000;
 export const UNKNOWN_REPEATS = UNKNOWN_RETRY_SCHEDULE_MINUTES.length;
 /** The wait after a first answer U. */
 export const UNKNOWN_RETRY_MINUTES = UNKNOWN_RETRY_SCHEDULE_MINUTES[0];
+export { UNKNOWN_RETRY_SCHEDULE_MINUTES };
+/** The whole back-off, first answer to last repeat, in hours (10.6). */
+export const UNKNOWN_BACKOFF_HOURS = (UNKNOWN_RETRY_SCHEDULE_MINUTES.reduce((a, b) => a + b, 0) / 60).toFixed(1);
 
 /**
  * The saved back-off of this question: none (nothing saved, or another question's), or a problem
@@ -39,7 +47,8 @@ export function readBackoff(saved: unknown, question: string, nowMs: number): St
 		typeof backoff.question !== 'string' ||
 		!whole(backoff.unknowns) ||
 		backoff.unknowns < 1 ||
-		!whole(backoff.nextPollAt)
+		!whole(backoff.nextPollAt) ||
+		![undefined, 0, 1, 2].includes(backoff.reported)
 	) {
 		return { problem: 'its back-off after status U is not of the expected shape' };
 	}
@@ -54,17 +63,25 @@ export function readBackoff(saved: unknown, question: string, nowMs: number): St
 	return { state: backoff };
 }
 
-/** The back-off after one more answer U at `nowMs`, and whether this is the one to report. */
+/**
+ * The back-off after one more answer U at `nowMs`, and whether this poll reports: the start (the
+ * first answer U, or the first poll that `mayReport` after it; a back-off saved by release 0.1.0
+ * counts as reported), and the 7th repeat answered U too (contact support), each once.
+ */
 export function afterUnknown(
 	backoff: UnknownBackoff | undefined,
 	question: string,
 	nowMs: number,
+	mayReport = true,
 ): { next: UnknownBackoff; reportNow: boolean } {
 	const unknowns = (backoff?.unknowns ?? 0) + 1;
 	const waitMinutes = UNKNOWN_RETRY_SCHEDULE_MINUTES[Math.min(unknowns, UNKNOWN_REPEATS) - 1];
+	const reported = backoff === undefined ? 0 : (backoff.reported ?? (backoff.unknowns > UNKNOWN_REPEATS ? 2 : 1));
+	// The stage this answer reaches: 1 a back-off, 2 every repeat answered U.
+	const stage = unknowns > UNKNOWN_REPEATS ? 2 : 1;
+	const reportNow = mayReport && reported < stage;
 	return {
-		next: { question, unknowns, nextPollAt: nowMs + waitMinutes * MINUTE_MS },
-		// The first answer and its 7 repeats were all U.
-		reportNow: unknowns === UNKNOWN_REPEATS + 1,
+		next: { question, unknowns, nextPollAt: nowMs + waitMinutes * MINUTE_MS, reported: reportNow ? stage : reported },
+		reportNow,
 	};
 }
