@@ -132,6 +132,61 @@ describe('a poll never reports a change that did not happen', () => {
 	});
 });
 
+describe('a quiet poll costs one read', () => {
+	const listRequests = () => sim().requests.filter((r) => r.path.includes('Beneficiar')).length;
+
+	it('a list of 7 pages as saved is read once; a changed one is read again before anything is emitted', async () => {
+		const state: IDataObject = {};
+		const added = trigger({ event: 'beneficiaryAdded', ...LARGE }, state);
+		await emitted(added); // the baseline: confirmed, 14 pages
+		const baselineRequests = listRequests();
+		expect(baselineRequests).toBe(14);
+		const saved = JSON.stringify(state.state);
+		expect(await emitted(added)).toBeNull();
+		expect(listRequests() - baselineRequests).toBe(7);
+		expect(JSON.stringify(state.state)).toBe(saved);
+		const list = sim().beneficiaries('CUST_LARGE');
+		list.push({ ...list[0], referenceBeneficiaryId: 'REF-QUIET-1', beneficiaryToken: 'dG9rZW46UVVJRVQtMQ==' });
+		const before = listRequests();
+		expect((await emitted(added))?.map((b) => b.referenceBeneficiaryId)).toEqual(['REF-QUIET-1']);
+		expect(listRequests() - before).toBe(14);
+	});
+
+	it('a change made as the last page was served, unseen by a first read equal to the state, is reported by the next poll, once', async () => {
+		const state: IDataObject = {};
+		const removed = trigger({ event: 'beneficiaryRemoved', ...LARGE }, state);
+		const added = trigger({ event: 'beneficiaryAdded', ...LARGE }, {});
+		await emitted(removed);
+		await emitted(added);
+		const last = sim().beneficiaries('CUST_LARGE')[319];
+		// Served page 7 as it was, then unbound its last beneficiary and bound another at the end.
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 7, position: 319, times: 1 });
+		const before = listRequests();
+		expect(await emitted(removed)).toBeNull();
+		expect(listRequests() - before).toBe(7);
+		expect((await emitted(removed))?.map((b) => b.referenceBeneficiaryId)).toEqual([last.referenceBeneficiaryId]);
+		expect((await emitted(added))?.map((b) => b.beneficiaryNick)).toEqual([expect.stringMatching(/^Bound while read/)]);
+		expect(await emitted(removed)).toBeNull();
+		expect(await emitted(added)).toBeNull();
+	});
+
+	it('a state migrated from 0.1.0 (no last four yet) is confirmed once, then quiet polls cost one read', async () => {
+		const state: IDataObject = {};
+		const removed = trigger({ event: 'beneficiaryRemoved', ...LARGE }, state);
+		await emitted(removed);
+		// As 0.1.0 saved it: version 3, entries without the last four.
+		const saved = state.state as { version: number; entries: Record<string, unknown[]> };
+		saved.version = 3;
+		for (const key of Object.keys(saved.entries)) saved.entries[key] = saved.entries[key].slice(0, 8);
+		let before = listRequests();
+		expect(await emitted(removed)).toBeNull();
+		expect(listRequests() - before).toBe(14);
+		before = listRequests();
+		expect(await emitted(removed)).toBeNull();
+		expect(listRequests() - before).toBe(7);
+	});
+});
+
 describe('the saved state belongs to one question', () => {
 	it('another client ID or gateway starts a fresh baseline instead of reporting the other account', async () => {
 		const other = await startSimulator({ clientId: 'OTHER_CLIENT_0002' });

@@ -114,6 +114,23 @@ export function diffBeneficiaries(
 	return { events, next: { ...state, fields, entries: keyed(kept) } };
 }
 
+const EVERY_EVENT: ReadonlySet<BeneficiaryEvent> = new Set(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
+
+/**
+ * Whether the list is exactly what the state holds, entry for entry in the same order: it would
+ * emit no event of any kind and leave the state as it was. A poll's first read that holds needs no
+ * confirming read (paging.ts `settled`): nothing can come of it, and a change it did not see is
+ * the next poll's.
+ */
+export function holdsState(state: BeneficiaryState, list: Array<Record<string, unknown>>): boolean {
+	const { events, next } = diffBeneficiaries(state, list, EVERY_EVENT, Number.POSITIVE_INFINITY);
+	return (
+		events.length === 0 &&
+		next.fields.length === state.fields.length &&
+		JSON.stringify(next.entries) === JSON.stringify(state.entries)
+	);
+}
+
 function changesOf(before: Entry, after: Record<string, unknown>, changed: string[]) {
 	const summary = summaryOf(before);
 	const changes: Record<string, { before: unknown; after: unknown }> = {};

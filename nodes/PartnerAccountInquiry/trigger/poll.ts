@@ -24,7 +24,7 @@ import {
 	refuseEmptyExpression,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
-import { baseline, diffBeneficiaries, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
+import { baseline, diffBeneficiaries, holdsState, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
 import { quotaEvent, readQuotaState } from './quotaState';
 import { questionDigest, type StateReading } from './savedState';
 import {
@@ -80,9 +80,14 @@ export async function pollBeneficiaries(
 		options,
 	);
 	const book = openBook(fn, staticData, start);
-	const current = await withinBackoff(fn, staticData, digest, wholeListRead(fn, session, question), book);
+	const reading = readBeneficiaryState(staticData.state, digest, askedBefore);
+	// A first read that is the saved list as it was needs no confirming read: a quiet poll costs one read.
+	const held = reading.state;
+	const settled = held ? (items: IDataObject[]) => holdsState(held, items) : undefined;
+	const read = wholeListRead(fn, session, { ...question, settled });
+	const current = await withinBackoff(fn, staticData, digest, read, book);
 	if (current === SKIPPED) return null;
-	const saved = savedState(fn, readBeneficiaryState(staticData.state, digest, askedBefore));
+	const saved = savedState(fn, reading);
 	if (!saved) {
 		staticData.state = baseline(digest, current) as unknown as IDataObject;
 		book.write(true);

@@ -38,6 +38,8 @@ export interface ListingQuestion {
 	confirm: boolean;
 	/** Attach each page's proof to its items. */
 	withProof: boolean;
+	/** A first read that is what the caller already had needs no confirming read (paging.ts). */
+	settled?: (items: IDataObject[]) => boolean;
 }
 
 /** The size of a list as its last page read reported it. */
@@ -139,11 +141,12 @@ export async function listBeneficiaries(
 	/** Filled in as pages arrive, so that a listing cut short can still say how large it is. */
 	observed: ListingSize = {},
 ): Promise<IDataObject[]> {
-	const { request, timeout, limit, confirm, withProof } = question;
+	const { request, timeout, limit, confirm, withProof, settled } = question;
 	const { items, pages } = await readListing<IDataObject>({
 		pageSize: request.pageSize,
 		limit,
 		confirm,
+		settled,
 		scheduler: session.scheduler,
 		signal,
 		// An entry identical to another of the same read (core/api/identity.ts).

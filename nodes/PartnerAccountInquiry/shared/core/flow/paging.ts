@@ -10,7 +10,9 @@
  * without changing any count: a single read would return one gone beneficiary and miss one that
  * stayed. No check within one read can see that, so with `confirm` a listing of more than one
  * page is read again and returned only when two reads in a row agree page for page; a single page
- * is one answer, one moment, and is read once. A read that does not add up (counts, page numbers,
+ * is one answer, one moment, and is read once. A caller that already holds the list as it was
+ * (the trigger, its saved state) may accept a first read equal to it without a second (`settled`):
+ * such a read changes nothing for it, so it cannot make it report a change that did not happen. A read that does not add up (counts, page numbers,
  * a page served twice) is read again once. A listing that keeps changing fails after MAX_READS.
  *
  * An entry repeated on another page of the same read (identical in every field: the listing's
@@ -61,6 +63,11 @@ export interface ReadListingOptions<T> {
 	signal?: AbortSignal;
 	/** Return a listing of more than one page only when two reads in a row agree (see above). */
 	confirm?: boolean;
+	/**
+	 * Whether a first read that adds up is what the caller already had: then it is returned without
+	 * a confirming read. Called once, with the first read's items in API order.
+	 */
+	settled?: (items: T[]) => boolean;
 }
 
 export interface Listing<T> {
@@ -109,6 +116,7 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 		const reading = outcome.value;
 		const toConfirm = reading.pages.length > 1 && (options.confirm || reading.repeat !== undefined);
 		if (!toConfirm) return { ...reading, stats };
+		if (read === 1 && reading.repeat === undefined && options.settled?.(reading.items)) return { ...reading, stats };
 		if (previous) {
 			const difference = firstDifference(previous, reading, options.limit !== undefined);
 			if (difference === undefined) return { ...reading, stats };
