@@ -14,7 +14,7 @@ const caseName = caseFile.replace(/\.json$/, '');
 const exitCode = Number(exitCodeText);
 const text = readFileSync(outputFile, 'utf8');
 const require = createRequire(import.meta.url);
-const { createCustomers } = require(resolve('.dev-dist/sandbox/data.js'));
+const { createCustomers, quotaRecord } = require(resolve('.dev-dist/sandbox/data.js'));
 const customers = createCustomers();
 
 class Failure extends Error {}
@@ -185,6 +185,68 @@ cases['agent-tool'] = () => {
 	};
 	for (const [name, args] of Object.entries(want)) check(tools.get(name) === args, `n8n offered tool ${name} with arguments {${tools.get(name)}}, expected {${args}}`);
 	return 'tools Get_available_quota {currency, userId}, List_beneficiaries {accountName, customerId} and List_my_own_beneficiaries {accountName} offered; U-1001 answered 12500, U-CONTRACT answered resultCode CONTRACT_CHECK_FAIL, CUST_SMALL "深圳" answered its 2 beneficiaries, the own account its 12';
+};
+
+// The quota examples (examples/daily-quota-check.json, examples/many-accounts-quota-check.json),
+// run from their Run now trigger in a working copy whose Slack node is a No Operation stand-in of
+// the same name (example-copy.mjs): what reaches that node is the message the example would post.
+// The expected text is made here from the simulator's data set, so the message must name exactly
+// the accounts below their floor and the ones that failed (by result code), nothing else.
+const SEND = 'Post to your Slack channel';
+const MINOR_DIGITS = { USD: 2, EUR: 2, GBP: 2, JPY: 0, KRW: 0 };
+/** What the simulator holds for an account: { amount } in major units, or { code } for a failure. */
+function simulated(method, id, currency) {
+	const record = quotaRecord(method, id);
+	check(record, `the simulator no longer knows ${method} ${id}`);
+	if ('code' in record) return { code: record.code };
+	check(record.currency === currency && currency in MINOR_DIGITS, `the simulator holds ${method} ${id} in ${record.currency}, not ${currency}`);
+	return { amount: Number(record.value) / 10 ** MINOR_DIGITS[currency] };
+}
+/** The one message that reached the send node's stand-in. */
+function sent(run) {
+	const out = items(run, SEND);
+	check(out.length === 1, `"${SEND}" received ${out.length} items, expected one message`);
+	return String(out[0].json.message ?? '');
+}
+
+cases['example-daily-quota-check'] = () => {
+	const run = succeeded();
+	const [account] = items(run, 'Account and threshold').map((i) => i.json);
+	const quota = simulated(account.method, account.id, account.currency);
+	check(quota.amount !== undefined && quota.amount < account.threshold, `the data set no longer puts ${account.id} below ${account.threshold}`);
+	const want = `Available FX settlement quota of ${account.id} is ${quota.amount} ${account.currency}, below the threshold of ${account.threshold}`;
+	const message = sent(run);
+	check(message === want, `the alert is ${JSON.stringify(message)}, expected ${JSON.stringify(want)}`);
+	return `one alert reached "${SEND}": "${message}"`;
+};
+
+cases['example-many-accounts-quota-check'] = () => {
+	const run = succeeded();
+	const accounts = items(run, 'Accounts and their floors').map((i) => i.json);
+	const quotas = items(run, 'Get Available Quota');
+	check(quotas.length === accounts.length, `Get Available Quota gave ${quotas.length} items for ${accounts.length} accounts (On Error = Continue keeps one per account)`);
+	const lines = [];
+	let low = 0;
+	let failed = 0;
+	let fine = 0;
+	accounts.forEach((account, i) => {
+		const expected = simulated(account.method, account.id, account.currency);
+		const shown = account.method === 'USER_ID' ? account.id : `****${String(account.id).slice(-4)}`;
+		const name = `${shown} (${account.method}, ${account.currency})`;
+		if (expected.code) {
+			check(quotas[i].json.resultCode === expected.code, `${account.id}: the item is ${JSON.stringify(quotas[i].json).slice(0, 200)}, expected resultCode ${expected.code}`);
+			lines.push(`- ${name}: not checked, the gateway answered ${expected.code}`);
+			failed++;
+		} else if (expected.amount < account.floor) {
+			lines.push(`- ${name}: ${expected.amount} available, below its floor of ${account.floor}`);
+			low++;
+		} else fine++;
+	});
+	check(low >= 2 && failed >= 1 && fine >= 1, `the example's accounts no longer cover low (${low}), failed (${failed}) and fine (${fine}) ones`);
+	const want = `FX settlement quota: ${lines.length} of ${accounts.length} accounts need attention\n${lines.join('\n')}`;
+	const message = sent(run);
+	check(message === want, `the message is ${JSON.stringify(message)}, expected ${JSON.stringify(want)}`);
+	return `one message reached "${SEND}" for ${accounts.length} accounts: ${low} below their floor and ${failed} failed (${lines.map((l) => l.slice(2).split(' ')[0]).join(', ')}), the ${fine} others not named`;
 };
 
 // 2.x with N8N_SSRF_PROTECTION_ENABLED=true and loopback not in N8N_SSRF_ALLOWED_IP_RANGES: the

@@ -14,14 +14,17 @@
 #     simulator after a scheduled poll and checks that the next poll started exactly one execution
 #     carrying it; runs the trigger's scenarios (trigger/scenarios.mjs: a bank-detail change, a list
 #     changed while a poll reads it, quotas that fall, a scheduled quota workflow; polling every
-#     10 s on 1.x, every minute on 2.x). With PREVIOUS_VERSION this part runs on the previous
+#     10 s on 1.x, every minute on 2.x; examples/bank-detail-change-alert.json live in a working
+#     copy: on 1.x activated at this part's restart, on 2.x in step 5's session, the ones that run
+#     this version from their start). With PREVIOUS_VERSION this part runs on the previous
 #     release and the restart in the middle is an upgrade: Settings > Community nodes > Update to
 #     PACKAGE_VERSION, then n8n restarted, a beneficiary bound and the quota fallen meanwhile; the
 #     new version must carry on from the state the old one saved. Then checks, through the REST
 #     API, what the editor is served (node and credential types, icons, the credential's Test);
 #  4. with the simulator's data afresh, runs the smoke workflows with `n8n execute --id` and
 #     asserts the JSON it prints (one runs n8n's AI Agent with the package as a tool, against a
-#     scripted stand-in for OpenAI on loopback); imports every example in examples/ and checks
+#     scripted stand-in for OpenAI on loopback) and the two quota examples from their Run now
+#     trigger (working copies whose Slack node is a stand-in, example-copy.mjs); imports every example in examples/ and checks
 #     the app knows all their nodes; on 2.x, checks n8n's SSRF protection blocks loopback with an
 #     error that says why, and allows it when told to;
 #  5. on 2.x, the scenarios again under n8n's durable poll scheduler with durable cursors (where
@@ -158,11 +161,21 @@ activate_workflow PaiLiveTrigger01
 # The trigger's scenarios (trigger/scenarios.mjs): imported and active before the app starts.
 # 1.x polls them every 10 s; 2.x allows no less than a minute.
 if [ "$N8N_APP_LINE" = 1 ]; then export SCENARIO_TICK_SECONDS=10; else export SCENARIO_TICK_SECONDS=60; fi
+# examples/bank-detail-change-alert.json (trigger version 2, Mask Bank Details) runs live in the
+# session that runs this version from its start: where PREVIOUS_VERSION is set, the default
+# poller's runs the previous release until its restart. On 2.x that is the durable scheduler's
+# (D: imported with its scenarios, changed at once after its restart, no wait of its own); 1.x has
+# no other, so the default poller's (L), activated while n8n is stopped for the restart (its first
+# scheduled poll after the restart is then awaited: 10 s at most).
+if [ "$N8N_APP_LINE" = 1 ]; then BANK_ALERT_SESSION=L; else BANK_ALERT_SESSION=D; fi
 import_scenarios() {
 	local suffix="$1" quota_prefix="$2" id
 	for id in $(node "$HERE/trigger/scenarios.mjs" workflows "$WORK/scenarios-$suffix" "$suffix" "$quota_prefix"); do
 		SCENARIO_IDS="${SCENARIO_IDS:-} $id"
 	done
+	if [ "$suffix" = "$BANK_ALERT_SESSION" ] && [ "$suffix" != L ]; then
+		SCENARIO_IDS="$SCENARIO_IDS $(node "$HERE/trigger/scenarios.mjs" bank-alert-workflow "$WORK/scenarios-$suffix" "$suffix")"
+	fi
 	n8n_must "import-scenarios-$suffix" import:workflow --separate --input="$WORK/scenarios-$suffix"
 	for id in $SCENARIO_IDS; do activate_workflow "$id"; done
 	SCENARIO_IDS=""
@@ -172,7 +185,7 @@ import_scenarios() {
 # checks. $1 suffix, $2 quota ID prefix, $3 label; n8n is started again with the environment given
 # after them (so the restarted app polls as the first one did).
 run_scenarios() {
-	local suffix="$1" quota_prefix="$2" label="$3" before verdict status=0 bound=""
+	local suffix="$1" quota_prefix="$2" label="$3" before verdict status=0 bound="" id
 	shift 3
 	say "trigger scenarios ($label): bank-detail change, a list changed during a poll, quota alerts"
 	before="$(node "$HERE/trigger/scenarios.mjs" before-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix")" || true
@@ -194,6 +207,19 @@ run_scenarios() {
 	say "trigger scenarios ($label): restarting n8n with the quota fallen again meanwhile"
 	stop_processes "$N8N_PID"
 	node "$HERE/trigger/scenarios.mjs" fall "$SIM_URL" "$quota_prefix" $bound
+	local bank_alert=""
+	if [ "$suffix" = "$BANK_ALERT_SESSION" ]; then
+		bank_alert=running
+		if [ "$suffix" = L ]; then
+			# Imported and activated now, after the upgrade: the version under test activates it.
+			bank_alert=restart
+			say "examples/bank-detail-change-alert.json: importing a working copy for the restart"
+			id="$(node "$HERE/trigger/scenarios.mjs" bank-alert-workflow "$WORK/bank-alert-$suffix" "$suffix")"
+			n8n_must "import-bank-alert-$suffix" import:workflow --separate --input="$WORK/bank-alert-$suffix"
+			activate_workflow "$id"
+			say "examples/bank-detail-change-alert.json: a working copy imported and activated for the restart"
+		fi
+	fi
 	start_n8n "$WORK/logs/n8n-restart-$suffix.log" "$@"
 	if ! wait_json "$N8N_PORT" /rest/settings 180; then
 		show_log "$WORK/logs/n8n-restart-$suffix.log"
@@ -201,7 +227,7 @@ run_scenarios() {
 		FAILURES=$((FAILURES + 1))
 		return
 	fi
-	verdict="$(SCENARIO_BOUND_MEANWHILE="$bound" node "$HERE/trigger/scenarios.mjs" after-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix" "$label" $before)" || status=$?
+	verdict="$(SCENARIO_BANK_ALERT="$bank_alert" SCENARIO_BOUND_MEANWHILE="$bound" node "$HERE/trigger/scenarios.mjs" after-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix" "$label" $before)" || status=$?
 	echo "$verdict" | tee -a "$RESULTS"
 	[ "$status" -eq 0 ] || FAILURES=$((FAILURES + 1))
 	if [ -n "${UPGRADE_TO:-}" ]; then
@@ -258,6 +284,13 @@ node -e '
 	});
 	fs.writeFileSync(fixtureFile, JSON.stringify(fixture, null, 2));
 ' examples/ai-agent-tool.json "$WORK/workflows/agent-tool.json" || die "could not take the tool nodes of examples/ai-agent-tool.json"
+# The two quota examples run as well, from their Run now trigger, each in a working copy with an ID
+# of its own whose Slack node is a No Operation stand-in (example-copy.mjs; check-run.mjs reads the
+# message that reaches it), imported and run with the smoke workflows.
+for example in daily-quota-check:PaiRunDailyQuota many-accounts-quota-check:PaiRunManyQuota; do
+	node "$HERE/example-copy.mjs" "examples/${example%%:*}.json" "$WORK/workflows/example-${example%%:*}.json" \
+		--id="${example#*:}" --name="[run] examples/${example%%:*}.json" >/dev/null || die "could not copy examples/${example%%:*}.json"
+done
 n8n_must import-smoke-workflows import:workflow --separate --input="$WORK/workflows"
 n8n_must list-loaded-nodes export:nodes --output="$WORK/nodes.json"
 node -e '
@@ -270,8 +303,9 @@ say "n8n loaded the community package: partnerAccountInquiry, partnerAccountInqu
 
 # Runs workflow <id> with `n8n execute` and records check-run.mjs's verdict on it as <name>.
 run_and_check() {
-	local name="$1" id="$2" status=0 verdict
+	local name="$1" id="$2" status=0 verdict started=$SECONDS
 	n8n_cli "run-$name" execute --id="$id" --rawOutput || status=$?
+	case "$name" in example-*) say "$name: n8n execute took $((SECONDS - started))s" ;; esac
 	if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 		echo "FAIL $name: n8n execute did not finish within ${N8N_COMMAND_TIMEOUT}s" | tee -a "$RESULTS"
 		FAILURES=$((FAILURES + 1))

@@ -19,6 +19,15 @@
 //     With SCENARIO_EVERY_POLL_SAVED=1 (durable cursors: every poll saved) the quota below from
 //     activation must alert exactly once across the restart; otherwise at most one repeat. The
 //     scheduled quota workflow must have run, each time a success, before and after the restart.
+//     With SCENARIO_BANK_ALERT set (bank-alert-workflow below, active in this session), also
+//     changes the bank details of REF-SML-00001 (CUST_SMALL) once the restarted app polls ("restart":
+//     the workflow was activated at this restart, so after its first scheduled poll; "running": it
+//     was active before, so at once), and checks examples/bank-detail-change-alert.json live: one
+//     execution, one alert reached its send node, saying "account ending 1234 -> ending 9876" from
+//     the masked values, and no full account number, IBAN or token anywhere in the execution.
+//   node scripts/n8n-app/trigger/scenarios.mjs bank-alert-workflow <dir> <suffix>
+//     Writes the working copy of examples/bank-detail-change-alert.json (example-copy.mjs: its
+//     Slack node a stand-in, polling every tick), ID PaiScenBankAlert<suffix>, and prints its ID.
 //   node scripts/n8n-app/trigger/scenarios.mjs activation <simulator URL> <app dir> <database> <suffix> <n8n URL> <label>
 //     The workflow ActChanged (Beneficiary Changed on CUST_SMALL, imported inactive), driven as a
 //     user would through n8n's REST API (2.x): activated, a bank-detail change made at once (after
@@ -27,9 +36,10 @@
 //     latter may be reported, once.
 //
 // Every check reads the executions n8n saved and the reference IDs their data carries.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { workingCopy } from '../example-copy.mjs';
 
 // n8n 1.x polls as often as every 10 s when the seconds are listed ("*/10" is refused as "too
 // short"); 2.x refuses any poll time under a minute. SCENARIO_TICK_SECONDS says which (10 or 60).
@@ -229,10 +239,71 @@ async function waitFor(read, done, seconds) {
 	return false;
 }
 
+/** examples/bank-detail-change-alert.json, as a working copy polling every tick (example-copy.mjs). */
+const BANK_ALERT_EXAMPLE = 'examples/bank-detail-change-alert.json';
+function writeBankAlert(dir, suffix) {
+	mkdirSync(dir, { recursive: true });
+	const example = JSON.parse(readFileSync(BANK_ALERT_EXAMPLE, 'utf8'));
+	const copy = workingCopy(example, { id: idOf('BankAlert', suffix), name: `[live] ${example.name} ${suffix}`, cron: CRON });
+	writeFileSync(join(dir, 'BankAlert.json'), JSON.stringify(copy, null, 2));
+	console.log(copy.id);
+}
+
+/**
+ * The bank-detail change the example must report: REF-SML-00001 of CUST_SMALL (an account number
+ * and an IBAN) gets new ones. "restart": the workflow was activated at this restart, so first a
+ * scheduled poll after its activation poll; "running": it has been polling since before.
+ */
+async function changeForBankAlert(simulatorUrl, mode) {
+	if (mode === 'restart') await afterTicks(1);
+	const changedAt = Date.now();
+	const changed = await admin(simulatorUrl, 'change-bank-details', { customerId: 'CUST_SMALL', referenceBeneficiaryId: 'REF-SML-00001' });
+	return { changedAt, changed };
+}
+
+/** The example's verdict: one execution, one safe alert at its send node, no full bank detail anywhere. */
+async function checkBankAlert(appDir, databaseFile, suffix, label, change) {
+	const { changedAt, changed } = await change;
+	const id = idOf('BankAlert', suffix);
+	const what = `${BANK_ALERT_EXAMPLE} live (Mask Bank Details on)`;
+	// The first scheduled poll after the change reports it; the one after that must report nothing.
+	const period = TICK_SECONDS * 1000;
+	const reported = Math.ceil(changedAt / period) * period;
+	const extra = Math.max(0, reported + period + 8000 - Date.now());
+	await sleep(extra);
+	const read = async () => (await readExecutions(appDir, databaseFile, [id]))[id];
+	await waitFor(read, (e) => e.length >= 1, 30);
+	const executions = await read();
+	const requireFromApp = createRequire(join(appDir, 'package.json'));
+	const { createCustomers } = requireFromApp(resolve('.dev-dist/sandbox/data.js'));
+	const original = createCustomers().get('CUST_SMALL').beneficiaries;
+	const before = original.find((b) => b.referenceBeneficiaryId === changed.referenceBeneficiaryId);
+	const want = `Payee ${before.beneficiaryNick} (${before.referenceBeneficiaryId}): account ending ${before.bankAccountNo.slice(-4)} → ending ${changed.bankAccountNo.slice(-4)}, IBAN ending ${before.bankAccountIBAN.slice(-4)} → ending ${changed.bankAccountIBAN.slice(-4)}`;
+	const fail = (seen) => `FAIL trigger ${label}: ${what}: ${seen}`;
+	if (executions.length !== 1 || executions[0].status !== 'success') {
+		return fail(`expected one successful execution after the change of ${before.referenceBeneficiaryId}, saw ${JSON.stringify(executions.map((x) => ({ id: x.id, status: x.status, references: x.references })))}`);
+	}
+	const data = executions[0].data;
+	// Every bank detail of CUST_SMALL's payees, as the simulator first listed them and as changed.
+	const full = [...original, changed].flatMap((b) => [b.bankAccountNo, b.bankAccountIBAN, b.beneficiaryToken]).filter((v) => v && v.length > 4);
+	const leaked = [...new Set(full.filter((value) => data.includes(value)))];
+	if (leaked.length) return fail(`the execution holds ${leaked.length} full bank details (${leaked.map((v) => `****${v.slice(-4)}`).join(', ')})`);
+	const run = requireFromApp('flatted').parse(data);
+	const sent = run.resultData?.runData?.['Post to your Slack channel']?.[0]?.data?.main?.[0] ?? [];
+	const messages = sent.map((item) => item.json?.message);
+	if (messages.length !== 1 || messages[0] !== want) {
+		return fail(`"Post to your Slack channel" received ${JSON.stringify(messages)}, expected [${JSON.stringify(want)}]`);
+	}
+	return `ok   trigger ${label}: ${what}: a bank-detail change of ${before.referenceBeneficiaryId} started one execution (the poll after it none), one alert reached "Post to your Slack channel": "${want}"; no full account number, IBAN or token in the execution (${Math.round(extra / 1000)} s of waiting beyond the scenarios')`;
+}
+
 const [command, ...args] = process.argv.slice(2);
 if (command === 'workflows') {
 	const [dir, suffix, quotaPrefix] = args;
 	writeWorkflows(dir, suffix, quotaPrefix);
+} else if (command === 'bank-alert-workflow') {
+	const [dir, suffix] = args;
+	writeBankAlert(dir, suffix);
 } else if (command === 'fall') {
 	const [simulatorUrl, quotaPrefix, boundMeanwhile] = args;
 	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}1`, value: '800000' });
@@ -277,6 +348,10 @@ if (command === 'workflows') {
 		console.log(`${bank.referenceBeneficiaryId} ${count(before, 'QuotaBelowAtStart')} ${count(before, 'Scheduled')}`);
 	} else {
 		const [changedRef, belowAtStartBeforeRestart, scheduledBeforeRestart] = args.slice(6);
+		// examples/bank-detail-change-alert.json, when active in this session: its change, made
+		// beside the waits below (checked after them).
+		const bankAlert = process.env.SCENARIO_BANK_ALERT ? changeForBankAlert(simulatorUrl, process.env.SCENARIO_BANK_ALERT) : undefined;
+		bankAlert?.catch(() => {});
 		await waitFor(read, (e) => count(e, 'QuotaFalls') >= 2, 2 * TICK_SECONDS + 60);
 		// One more poll: nothing may be repeated.
 		await afterTicks(1);
@@ -341,6 +416,13 @@ if (command === 'workflows') {
 			`a scheduled Get Available Quota workflow ran before the restart (${scheduledBeforeRestart} runs) and after it (${scheduled.length - Number(scheduledBeforeRestart)}), each a success with its credential`,
 			`${scheduledBeforeRestart} before the restart; ${JSON.stringify(scheduled.map((x) => ({ id: x.id, status: x.status })))}`,
 		);
+		if (bankAlert) {
+			lines.push(
+				await checkBankAlert(appDir, databaseFile, suffix, label, bankAlert).catch(
+					(error) => `FAIL trigger ${label}: ${BANK_ALERT_EXAMPLE} live: ${error.message}`,
+				),
+			);
+		}
 		console.log(lines.join('\n'));
 		process.exit(lines.some((line) => line.startsWith('FAIL')) ? 1 : 0);
 	}
@@ -384,6 +466,6 @@ if (command === 'workflows') {
 	console.log(lines.join('\n'));
 	process.exit(lines.some((line) => line.startsWith('FAIL')) ? 1 : 0);
 } else {
-	console.error('usage: scenarios.mjs workflows|setup|before-restart|fall|after-restart|activation ...');
+	console.error('usage: scenarios.mjs workflows|bank-alert-workflow|setup|before-restart|fall|after-restart|activation ...');
 	process.exit(2);
 }
