@@ -146,7 +146,7 @@ describe('a quiet poll costs one read', () => {
 		expect(listRequests() - baselineRequests).toBe(7);
 		expect(JSON.stringify(state.state)).toBe(saved);
 		const list = sim().beneficiaries('CUST_LARGE');
-		list.push({ ...list[0], referenceBeneficiaryId: 'REF-QUIET-1', beneficiaryToken: 'dG9rZW46UVVJRVQtMQ==' });
+		list.push({ ...list[0], referenceBeneficiaryId: 'REF-QUIET-1', beneficiaryToken: Buffer.from('token:QUIET-1').toString('base64') });
 		const before = listRequests();
 		expect((await emitted(added))?.map((b) => b.referenceBeneficiaryId)).toEqual(['REF-QUIET-1']);
 		expect(listRequests() - before).toBe(14);
