@@ -86,6 +86,8 @@ export interface FaultRule {
 	fault: FaultKind;
 	operation?: 'list' | 'quota';
 	customerId?: string;
+	/** Only quota requests for this accumulation ID (one subject of a trigger watching many). */
+	accumulationId?: string;
 	pageNumber?: number;
 	/** How many matching requests get the fault; unlimited when omitted. */
 	times?: number;
@@ -394,9 +396,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		customerId: string,
 		pageNumber?: number,
 		onTheWay = false,
+		accumulationId?: string,
 	): FaultKind | undefined {
 		for (const rule of faults) {
 			if (ON_THE_WAY.includes(rule.fault) !== onTheWay) continue;
+			if (rule.accumulationId !== undefined && rule.accumulationId !== accumulationId) continue;
 			if (rule.operation && rule.operation !== operation) continue;
 			if (rule.customerId !== undefined && rule.customerId !== customerId) continue;
 			if (rule.pageNumber !== undefined && rule.pageNumber !== pageNumber) continue;
@@ -594,7 +598,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				},
 			};
 		}
-		const fault = takeFault('quota', String(req.headers['connected-accountid'] ?? ''));
+		const fault = takeFault('quota', String(req.headers['connected-accountid'] ?? ''), undefined, false, id);
 		const faultAnswer = fault === 'answer' ? lastRule?.answer : faultResult(fault);
 		if (faultAnswer) return { answer: faultAnswer, fault };
 		if (fault === 'echoAccount') {

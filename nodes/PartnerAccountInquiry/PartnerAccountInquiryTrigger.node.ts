@@ -22,10 +22,17 @@ import {
 	TRIGGER_EVENTS,
 } from './trigger/events';
 import { activationRun, NODE_DATA_KEYS, recordActivation, startRun } from './trigger/continuity';
-import { nodeName, pollBeneficiaries, pollQuota } from './trigger/poll';
+import { bankDetailsShown, nodeName, pollBeneficiaries, pollQuota } from './trigger/poll';
+import { pollBeneficiarySet, pollQuotaSet, SET_POLL_CONCURRENCY } from './trigger/pollSet';
+import { MAX_SET_SIZE } from './trigger/watchSet';
 
 const beneficiaryShow = { show: { event: BENEFICIARY_EVENTS } };
 const quotaShow = { show: { event: QUOTA_EVENTS } };
+/** One subject or customer (every workflow saved before sets existed), or a set of them (trigger/pollSet.ts). */
+const one = (show: { event: string[] }) => ({ show: { ...show, watch: ['one'] } });
+const many = (show: { event: string[] }, more: Record<string, string[]> = {}) => ({
+	show: { ...show, watch: ['many'], ...more },
+});
 /** A poll's requests at once: a trigger asks one question, so a narrow stream suffices. */
 const POLL_CONCURRENCY = 4;
 
@@ -76,13 +83,143 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 				default: true,
 				displayOptions: { show: { ...beneficiaryShow.show, '@version': [2] } },
 			},
+			{
+				displayName: 'Watch',
+				name: 'watch',
+				type: 'options',
+				noDataExpression: true,
+				default: 'one',
+				displayOptions: beneficiaryShow,
+				options: [
+					{
+						name: 'One Account',
+						value: 'one',
+						description: 'Your own account, or one customer (Options > Customer ID)',
+					},
+					{
+						name: 'Many Customers',
+						value: 'many',
+						description: `Up to ${MAX_SET_SIZE} customers in one trigger, each with its own baseline`,
+					},
+				],
+			},
+			{
+				displayName: 'Watch',
+				name: 'watch',
+				type: 'options',
+				noDataExpression: true,
+				default: 'one',
+				displayOptions: quotaShow,
+				options: [
+					{ name: 'One Subject', value: 'one', description: 'One accumulation method, ID and currency' },
+					{
+						name: 'Many Subjects',
+						value: 'many',
+						description: `Up to ${MAX_SET_SIZE} quota subjects in one trigger, each with its own threshold and baseline`,
+					},
+				],
+			},
+			{
+				displayName: 'Enter Customers As',
+				name: 'customersEntry',
+				type: 'options',
+				noDataExpression: true,
+				default: 'rows',
+				displayOptions: many(beneficiaryShow.show),
+				options: [
+					{ name: 'Rows', value: 'rows', description: 'One row per customer, in the editor' },
+					{ name: 'Text', value: 'text', description: 'One customer ID a line, pasted (from a spreadsheet, say)' },
+				],
+			},
+			{
+				displayName: 'Customers',
+				name: 'customers',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Customer',
+				displayOptions: many(beneficiaryShow.show, { customersEntry: ['rows'] }),
+				options: [
+					{
+						displayName: 'Customer',
+						name: 'customer',
+						values: [{ displayName: 'Customer ID', name: 'customerId', type: 'string', default: '' }],
+					},
+				],
+			},
+			{
+				displayName: 'Customers',
+				name: 'customersText',
+				type: 'string',
+				typeOptions: { rows: 8 },
+				default: '',
+				placeholder: 'CUST_0001\nCUST_0002',
+				displayOptions: many(beneficiaryShow.show, { customersEntry: ['text'] }),
+				description: `One customer ID a line, at most ${MAX_SET_SIZE}. Blank lines and lines starting with # are skipped; any other bad line is refused with its line number, and nothing is watched until every line is valid.`,
+			},
 			filtersCollection(beneficiaryShow),
-			optionsCollection(beneficiaryShow, [
+			optionsCollection(one(beneficiaryShow.show), [
 				accessTokenOption('the accessToken body field'),
 				customerIdOption,
 				timeoutOption,
 			]),
-			...quotaFields(quotaShow.show),
+			optionsCollection(many(beneficiaryShow.show), [accessTokenOption('the accessToken body field'), timeoutOption]),
+			...quotaFields(one(quotaShow.show).show),
+			{
+				displayName: 'Enter Subjects As',
+				name: 'subjectsEntry',
+				type: 'options',
+				noDataExpression: true,
+				default: 'rows',
+				displayOptions: many(quotaShow.show),
+				options: [
+					{ name: 'Rows', value: 'rows', description: 'One row per subject, in the editor' },
+					{ name: 'Text', value: 'text', description: 'One subject a line, pasted (from a spreadsheet, say)' },
+				],
+			},
+			{
+				displayName: 'Subjects',
+				name: 'subjects',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Subject',
+				displayOptions: many(quotaShow.show, { subjectsEntry: ['rows'] }),
+				options: [
+					{
+						displayName: 'Subject',
+						name: 'subject',
+						values: [
+							...quotaFields({}).map(({ displayOptions, ...field }) => {
+								// Inside a row, Trade Type is shown when the row's method needs it; otherwise everywhere.
+								const needs = (displayOptions?.show as Record<string, unknown> | undefined)?.quotaAccumulationMethod;
+								return needs
+									? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs as string[] } } }
+									: field;
+							}),
+							{
+								displayName: 'Threshold',
+								name: 'threshold',
+								type: 'string',
+								default: '',
+								placeholder: '10000',
+								description:
+									"For Quota Below Threshold: this subject's own threshold, in major units; empty means the Threshold below",
+							},
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Subjects',
+				name: 'subjectsText',
+				type: 'string',
+				typeOptions: { rows: 8 },
+				default: '',
+				placeholder: 'USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS',
+				displayOptions: many(quotaShow.show, { subjectsEntry: ['text'] }),
+				description: `One subject a line, at most ${MAX_SET_SIZE}: method, ID, currency, the trade type for BENEFICIARY, and optionally its own threshold, separated by commas, semicolons or tabs. Blank lines and lines starting with # are skipped; any other bad line is refused with its line number, and nothing is watched until every line is valid.`,
+			},
 			{
 				displayName: 'Threshold',
 				name: 'threshold',
@@ -92,7 +229,7 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 				default: 10000,
 				displayOptions: { show: { event: ['quotaBelowThreshold'] } },
 				description:
-					'In major units of the currency (10000 USD, not cents): the event fires when the quota falls below it',
+					'In major units of the currency (10000 USD, not cents): the event fires when the quota falls below it. With many subjects, for each subject that gives no threshold of its own.',
 			},
 			optionsCollection(quotaShow, [
 				accessTokenOption('the Access-Token header'),
@@ -121,9 +258,13 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 			for (const key of NODE_DATA_KEYS) delete staticData[key];
 		}
 		try {
-			const session = await ApiSession.open(this, POLL_CONCURRENCY);
-			if (isBeneficiaryEvent(event))
-				return await pollBeneficiaries(this, session, event, staticData, manual, start);
+			const watchMany = this.getNodeParameter('watch', 'one') === 'many';
+			const session = await ApiSession.open(this, watchMany ? SET_POLL_CONCURRENCY : POLL_CONCURRENCY);
+			if (isBeneficiaryEvent(event) && watchMany) {
+				return await pollBeneficiarySet(this, session, event, staticData, manual, start, bankDetailsShown(this));
+			}
+			if (isQuotaEvent(event) && watchMany) return await pollQuotaSet(this, session, event, staticData, manual, start);
+			if (isBeneficiaryEvent(event)) return await pollBeneficiaries(this, session, event, staticData, manual, start);
 			if (isQuotaEvent(event)) return await pollQuota(this, session, event, staticData, manual, start);
 			throw new NodeOperationError(this.getNode(), `The event "${event}" is not supported`);
 		} catch (error) {

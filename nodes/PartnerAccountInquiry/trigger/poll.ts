@@ -48,7 +48,7 @@ import {
 } from './unknownBackoff';
 
 /** "Fetch Test Event" shows this many current beneficiaries. */
-const SAMPLE_SIZE = 3;
+export const SAMPLE_SIZE = 3;
 
 export async function pollBeneficiaries(
 	fn: IPollFunctions,
@@ -62,11 +62,7 @@ export async function pollBeneficiaries(
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
 	// An expression that gave nothing would watch your own account instead: refused, as in the action node.
 	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
-	// Unset (a version 1 node saved without it): off, as version 1 emitted.
-	const mask = readBoolean(maskBankDetailsOption, {
-		[maskBankDetailsOption.name]: fn.getNodeParameter(maskBankDetailsOption.name, false),
-	});
-	const shown = (json: IDataObject): IDataObject => (mask ? maskBankDetails(json) : json);
+	const shown = bankDetailsShown(fn);
 	// A poll always confirms a list of several pages: an event must never come from a list that mixes two moments.
 	const question = listingQuestion(filters, { ...options, confirmWholeList: true }, manual ? SAMPLE_SIZE : undefined);
 	if (manual) {
@@ -102,6 +98,14 @@ export async function pollBeneficiaries(
 			json: shown({ ...beneficiary, event, ...(changes ? { changes } : {}) } as IDataObject),
 		})),
 	];
+}
+
+/** An item as Mask Bank Details has it shown. Unset (a version 1 node saved without it): off, as version 1 emitted. */
+export function bankDetailsShown(fn: IPollFunctions): (json: IDataObject) => IDataObject {
+	const mask = readBoolean(maskBankDetailsOption, {
+		[maskBankDetailsOption.name]: fn.getNodeParameter(maskBankDetailsOption.name, false),
+	});
+	return (json) => (mask ? maskBankDetails(json) : json);
 }
 
 export async function pollQuota(
@@ -145,7 +149,7 @@ export async function pollQuota(
  * text or a negative number is refused (naming the field), never read as 0, an alert that could
  * never fire. A number in a string ("10000") is that number.
  */
-function readThreshold(raw: unknown): number {
+export function readThreshold(raw: unknown): number {
 	const value =
 		typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
 	if (!Number.isFinite(value) || value < 0) {
@@ -167,7 +171,7 @@ export interface PollStart {
 }
 
 /** What a poll carries on from and writes besides its state: continuity.ts. */
-interface Book {
+export interface Book {
 	/** Whether the state carried on from holds every earlier poll's finding. */
 	whole: boolean;
 	/** The poll n8n runs at a user's activation: it must take the baseline (a U fails the activation). */
@@ -187,7 +191,7 @@ interface Book {
  * carries on from that data; when the node's last activation (in the workflow's global static
  * data) is newer than that data, its poll was not saved: a fresh baseline, as it took.
  */
-function openBook(fn: IPollFunctions, staticData: IDataObject, { activating = false, startup = false }: PollStart): Book {
+export function openBook(fn: IPollFunctions, staticData: IDataObject, { activating = false, startup = false }: PollStart): Book {
 	const node = nodeName(fn);
 	const reading = readPollRecord(staticData.pollRecord);
 	// Damage is dropped with one warning (where quiet polls are not saved, it comes back at each).
@@ -221,7 +225,7 @@ function openBook(fn: IPollFunctions, staticData: IDataObject, { activating = fa
 	};
 }
 
-function warn(fn: IPollFunctions, problem: string, outcome: string): void {
+export function warn(fn: IPollFunctions, problem: string, outcome: string): void {
 	fn.logger.warn(
 		`Partner Account Inquiry Trigger "${fn.getNode().name}": the saved state cannot be used (${problem}); ${outcome}.`,
 	);
@@ -234,7 +238,7 @@ function warn(fn: IPollFunctions, problem: string, outcome: string): void {
  * when set, so that a question without one is the one the previous release asked; the second digest is
  * the question as the previous release put it (without the token), which its saved states name.
  */
-function watchedDigest(session: ApiSession, watched: IDataObject, options: IDataObject): [string, string] {
+export function watchedDigest(session: ApiSession, watched: IDataObject, options: IDataObject): [string, string] {
 	const { clientId, baseUrl } = session.credentials;
 	const token = typeof options.accessToken === 'string' && options.accessToken ? options.accessToken : undefined;
 	const askedBefore = questionDigest({ ...watched, clientId, baseUrl });

@@ -223,3 +223,22 @@ export function isRateLimited(error: unknown): boolean {
 export function isTransient(error: unknown): boolean {
 	return error instanceof TransientError || isRateLimited(error);
 }
+
+/**
+ * Entries of a watched set (many quota subjects or customers in one trigger) whose reads failed,
+ * each reported once per failure episode; the other entries' events were emitted as usual.
+ */
+export class WatchedSetError extends PartnerError {
+	constructor(
+		readonly failing: number,
+		readonly watched: number,
+		message: string,
+		hint: string,
+	) {
+		super(message, hint);
+	}
+
+	itemFields(): ErrorFields {
+		return { failing: this.failing, watched: this.watched };
+	}
+}

@@ -1,0 +1,419 @@
+/**
+ * One poll of a watched set: many quota subjects, or many customers' beneficiary lists, in one
+ * trigger (watchSet.ts keeps the set and its state). Every entry is read through the poll's one
+ * request scheduler, least recently read first, within the poll's budget; each entry is compared
+ * with its own saved state exactly as the single-subject trigger compares (quotaState.ts,
+ * beneficiaryDiff.ts), with its own status U back-off.
+ *
+ * A poll either emits or throws. A failing entry must neither hold back nor lose the others'
+ * events, and an error workflow must hear of it once per failure episode: so a poll with events
+ * emits them and keeps the failures to report; a poll without events reports every failure not
+ * yet reported, in one error naming each entry. Neither the activation poll nor the first poll
+ * after n8n starts reports (n8n would take it as the workflow failing to activate).
+ */
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { METHOD_WITH_TRADE_TYPE, isMaskedField } from '../shared/core/api/fields';
+import { ApiResultError, ListingChangedError, ValidationError, WatchedSetError } from '../shared/core/errors';
+import { maskAccount } from '../shared/core/redaction';
+import {
+	listBeneficiaries,
+	listingQuestion,
+	OWNER_FIELD,
+	type ListingQuestion,
+} from '../shared/endpoints/beneficiaries';
+import { buildQuotaRequest, getQuota, quotaQuestion, type QuotaQuestion } from '../shared/endpoints/quota';
+import { toNodeError } from '../shared/errorMapping';
+import type { ApiSession } from '../shared/transport/session';
+import { baseline, diffBeneficiaries, holdsState, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
+import type { BeneficiaryState } from './beneficiaryState';
+import type { BeneficiaryEvent, QuotaEvent } from './events';
+import {
+	openBook,
+	readThreshold,
+	SAMPLE_SIZE,
+	UNSETTLED_POLLS_REPORTED,
+	warn,
+	watchedDigest,
+	type PollStart,
+} from './poll';
+import { quotaEvent, readQuotaState, type QuotaState } from './quotaState';
+import { questionDigest } from './savedState';
+import { afterUnknown, UNKNOWN_REPEATS } from './unknownBackoff';
+import {
+	checkSet,
+	dueOrder,
+	entriesOfText,
+	readInTurn,
+	readSetState,
+	SET_STATE_VERSION,
+	type EnteredEntry,
+	type EntryRecord,
+	type Failure,
+	type SetKind,
+	type SetState,
+} from './watchSet';
+
+/** Requests of a set's poll at once (the action node's default): one paced stream for every entry. */
+export const SET_POLL_CONCURRENCY = 8;
+/**
+ * The longest a set's poll reads: half of n8n's shortest poll interval (a minute), so that a poll
+ * ends well before the next one is due; the 2.x poll scheduler's own budget when it is shorter.
+ */
+export const SET_POLL_BUDGET_MS = 30_000;
+
+/** One entry of a set, ready to read. */
+interface Watched<R, S> {
+	key: string;
+	where: string;
+	/** How a message names it (an account number by its last four). */
+	label: string;
+	read: (signal: AbortSignal) => Promise<R>;
+	/** Compares the read with the entry's saved state: its events (at most `cap`) and the state after them. */
+	compare: (saved: S | undefined, read: R, cap: number) => { events: IDataObject[]; next: S };
+	/** The entry's saved state, if it is one of its question. */
+	readState: (saved: unknown) => { state?: S; problem?: string };
+}
+
+export async function pollQuotaSet(
+	fn: IPollFunctions,
+	session: ApiSession,
+	event: QuotaEvent,
+	staticData: IDataObject,
+	manual: boolean,
+	start: PollStart,
+): Promise<INodeExecutionData[][] | null> {
+	const options = fn.getNodeParameter('options', {}) as IDataObject;
+	const below = event === 'quotaBelowThreshold';
+	// Set by the poll: whether the quota states hold every earlier poll's finding (continuity.ts).
+	let wholeHistory = false;
+	const defaultThreshold = below ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
+	const subjects = checkSet(
+		'subjects',
+		quotaEntries(fn),
+		(entry) => parseQuotaEntry(entry, below, defaultThreshold),
+		(s) => questionDigest(s.request),
+	);
+	const watched = subjects.map(({ where, value: { request, threshold } }): Watched<IDataObject, QuotaState> => {
+		const question: QuotaQuestion = quotaQuestion(request, options);
+		const [key] = watchedDigest(
+			session,
+			{ event, request, threshold, connectedAccountId: options.connectedAccountId ?? '' },
+			options,
+		);
+		const subject = [request.quotaAccumulationMethod, request.quotaAccumulationId, request.currency, request.tradeType]
+			.filter(Boolean)
+			.join(' ');
+		const shownId = isMaskedField('quotaAccumulationId', request as unknown as IDataObject)
+			? maskAccount(request.quotaAccumulationId)
+			: request.quotaAccumulationId;
+		return {
+			key,
+			where,
+			label: [request.quotaAccumulationMethod, shownId, request.currency, request.tradeType].filter(Boolean).join(' '),
+			read: async (signal) => await getQuota(session, question, signal),
+			readState: (saved) => readQuotaState(saved, key),
+			compare: (saved, quota, cap) => {
+				const outcome = quotaEvent(event, saved, key, quota.availableQuotaAmount as number, threshold, wholeHistory);
+				if (!outcome.fire) return { events: [], next: outcome.next };
+				// Over the poll's cap: nothing emitted and the state stays, so the next poll fires it.
+				if (cap < 1) return { events: [], next: saved ?? outcome.next };
+				const json: IDataObject = { ...quota, event, subject, previousAmount: outcome.previousAmount ?? null };
+				if (below) json.threshold = threshold;
+				return { events: [json], next: outcome.next };
+			},
+		};
+	});
+	if (manual) {
+		const [first] = watched;
+		const quota = await first.read(AbortSignal.timeout(SET_POLL_BUDGET_MS));
+		return [[{ json: { ...quota, event, subject: subjects[0].value.request.quotaAccumulationId } }]];
+	}
+	return await pollSet(fn, staticData, 'quotaSet', questionOfSet(session, event, options), watched, start, (whole) => {
+		wholeHistory = whole;
+	});
+}
+
+export async function pollBeneficiarySet(
+	fn: IPollFunctions,
+	session: ApiSession,
+	event: BeneficiaryEvent,
+	staticData: IDataObject,
+	manual: boolean,
+	start: PollStart,
+	shown: (json: IDataObject) => IDataObject,
+): Promise<INodeExecutionData[][] | null> {
+	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
+	const options = fn.getNodeParameter('options', {}) as IDataObject;
+	const customers = checkSet(
+		'customers',
+		customerEntries(fn),
+		(entry) => parseCustomerEntry(entry, filters, options),
+		(c) => c.customerId,
+	);
+	const wanted = new Set([event]);
+	const watched = customers.map(
+		({ where, value: { customerId, question } }): Watched<IDataObject[], BeneficiaryState> => {
+			const [key, askedBefore] = watchedDigest(session, { event, filters, customerId }, options);
+			let held: BeneficiaryState | undefined;
+			return {
+				key,
+				where,
+				label: `customer ${customerId}`,
+				readState: (saved) => {
+					const reading = readBeneficiaryState(saved, key, askedBefore);
+					held = reading.state;
+					return reading;
+				},
+				// A first read that is the saved list as it was needs no confirming read.
+				read: async (signal) =>
+					await listBeneficiaries(
+						session,
+						{ ...question, settled: held ? (items) => holdsState(held as BeneficiaryState, items) : undefined },
+						signal,
+					),
+				compare: (saved, list, cap) => {
+					if (!saved) return { events: [], next: baseline(key, list) };
+					const { events, next } = diffBeneficiaries(saved, list, wanted, cap);
+					return {
+						events: events.map(({ beneficiary, changes }) =>
+							shown({
+								...beneficiary,
+								event,
+								...(changes ? { changes } : {}),
+								[OWNER_FIELD]: { customerId },
+							} as IDataObject),
+						),
+						next,
+					};
+				},
+			};
+		},
+	);
+	if (manual) {
+		const sample = await listBeneficiaries(session, { ...customers[0].value.question, limit: SAMPLE_SIZE });
+		const { customerId } = customers[0].value;
+		return sample.length
+			? [sample.map((json) => ({ json: shown({ ...json, event, [OWNER_FIELD]: { customerId } }) }))]
+			: null;
+	}
+	return await pollSet(
+		fn,
+		staticData,
+		'beneficiarySet',
+		questionOfSet(session, event, { ...options, filters }),
+		watched,
+		start,
+	);
+}
+
+/** What every entry of a set shares: another event, filter, client ID or gateway starts every entry anew. */
+function questionOfSet(session: ApiSession, event: string, shared: IDataObject): string {
+	const { clientId, baseUrl } = session.credentials;
+	const { accessToken, ...rest } = shared;
+	return questionDigest({ event, ...rest, token: accessToken ? questionDigest(accessToken) : '', clientId, baseUrl });
+}
+
+async function pollSet<R, S>(
+	fn: IPollFunctions,
+	staticData: IDataObject,
+	kind: SetKind,
+	question: string,
+	watched: Array<Watched<R, S>>,
+	start: PollStart,
+	onWhole: (whole: boolean) => void = () => undefined,
+): Promise<INodeExecutionData[][] | null> {
+	const book = openBook(fn, staticData, start);
+	onWhole(book.whole);
+	const reading = readSetState<S>(staticData.state, kind, question);
+	if (reading.problem) warn(fn, reading.problem, 'every entry records a fresh baseline and reports no change');
+	const before = reading.state;
+	// Entries no longer in the set are dropped; new ones start without a state (their baseline).
+	const entries: Record<string, EntryRecord<S>> = {};
+	for (const entry of watched) entries[entry.key] = before?.entries[entry.key] ?? { readAt: 0 };
+	const set: SetState<S> = { version: SET_STATE_VERSION, kind, question, turn: (before?.turn ?? 0) + 1, entries };
+	// Each entry's saved state, read before its read (a beneficiary list that holds it needs one read).
+	const saved = new Map<string, S | undefined>();
+	for (const entry of watched) {
+		const state = entries[entry.key].state;
+		const own = state === undefined ? {} : entry.readState(state);
+		if (own.problem) warn(fn, `${entry.label}: ${own.problem}`, 'that entry records a fresh baseline');
+		saved.set(entry.key, own.state);
+	}
+	const now = Date.now();
+	const byKey = new Map(watched.map((entry) => [entry.key, entry]));
+	const order = dueOrder(
+		watched.map((entry) => entry.key),
+		set,
+		now,
+	);
+	const budgetMs = Math.min(
+		SET_POLL_BUDGET_MS,
+		(fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.() ?? Number.POSITIVE_INFINITY,
+	);
+	const budget = AbortSignal.timeout(Math.max(1, budgetMs));
+	const outcomes = await readInTurn(
+		order,
+		SET_POLL_CONCURRENCY * 2,
+		async (key) => await (byKey.get(key) as Watched<R, S>).read(budget),
+		budget,
+	);
+
+	const events: IDataObject[] = [];
+	for (const entry of watched) {
+		const outcome = outcomes.get(entry.key);
+		if (!outcome) continue;
+		const record = entries[entry.key];
+		record.readAt = set.turn;
+		if (outcome.ok) {
+			delete record.failure;
+			const { events: found, next } = entry.compare(
+				saved.get(entry.key),
+				outcome.value,
+				MAX_EVENTS_PER_POLL - events.length,
+			);
+			events.push(...found);
+			record.state = next;
+			continue;
+		}
+		record.failure = failureAfter(record.failure, outcome.error, entry.key, now);
+	}
+	// Pending: a failure whose stage (start, or every U repeat U) was not reported yet.
+	const pending = watched.filter((entry) => {
+		const failure = entries[entry.key].failure;
+		return failure !== undefined && stageOf(failure) > failure.reported;
+	});
+	const report = events.length === 0 && pending.length > 0 && book.mayReport && !book.activating;
+	if (report) {
+		for (const entry of pending) {
+			const failure = entries[entry.key].failure as Failure;
+			failure.reported = stageOf(failure);
+			if (failure.backoff) failure.backoff.reported = failure.reported;
+		}
+	}
+	staticData.state = set as unknown as IDataObject;
+	book.write(events.length === 0 && !report);
+	if (report) throw toNodeError(fn.getNode(), failuresError(pending, entries, watched.length), 0);
+	return events.length > 0 ? [events.map((json) => ({ json }))] : null;
+}
+
+/** The stage a failure has reached: 0 nothing to report yet, 1 its start, 2 every U repeat answered U. */
+function stageOf(failure: Failure): 0 | 1 | 2 {
+	if (failure.backoff) return failure.backoff.unknowns > UNKNOWN_REPEATS ? 2 : 1;
+	if (failure.unsettled !== undefined) return failure.unsettled >= UNSETTLED_POLLS_REPORTED ? 1 : 0;
+	return 1;
+}
+
+/** An entry's failure after one more failed read. */
+function failureAfter(previous: Failure | undefined, error: unknown, key: string, now: number): Failure {
+	const reason = error instanceof Error ? error.message : String(error);
+	const reported = previous?.reported ?? 0;
+	if (error instanceof ApiResultError && error.explanation.status === 'U') {
+		// The API's back-off, as for one subject; what was reported is the episode's (`reported`).
+		const { next } = afterUnknown(previous?.backoff ? { ...previous.backoff, reported } : undefined, key, now, false);
+		return { reason, reported, backoff: { ...next, reported } };
+	}
+	if (error instanceof ListingChangedError) return { reason, reported, unsettled: (previous?.unsettled ?? 0) + 1 };
+	// Another failure is another episode only after a success: a back-off or a count stays.
+	return { ...previous, reason, reported };
+}
+
+function failuresError<S>(
+	pending: Array<{ key: string; label: string; where: string }>,
+	entries: Record<string, EntryRecord<S>>,
+	watched: number,
+): WatchedSetError {
+	const SHOWN = 20;
+	const lines = pending.slice(0, SHOWN).map((entry) => {
+		const failure = entries[entry.key].failure as Failure;
+		const backoff = failure.backoff;
+		const when = backoff
+			? `; asked again at ${new Date(backoff.nextPollAt).toISOString().replace(/\.\d{3}Z$/, 'Z')}`
+			: '';
+		const support =
+			stageOf(failure) === 2
+				? `; every one of its ${UNKNOWN_REPEATS} repeats was answered U: contact technical support`
+				: '';
+		const unsettled = failure.unsettled !== undefined ? ` (at each of the last ${failure.unsettled} polls)` : '';
+		return `${entry.label} (${entry.where}): ${failure.reason}${unsettled}${when}${support}`;
+	});
+	const more = pending.length > SHOWN ? `; and ${pending.length - SHOWN} more` : '';
+	const noun = pending.length === 1 ? 'entry' : 'entries';
+	return new WatchedSetError(
+		pending.length,
+		watched,
+		`${pending.length} of the ${watched} watched ${noun} failed: ${lines.join('; ')}${more}`,
+		'Every other entry was read and its events were emitted as usual. Each entry named here is reported once, until a read of it succeeds again (a status U back-off is reported at its start and after its 7th repeat); its saved state did not move, so its first successful read reports what changed meanwhile, once.',
+	);
+}
+
+/** The quota subjects as entered: rows, or pasted text. */
+function quotaEntries(fn: IPollFunctions): EnteredEntry[] {
+	if (fn.getNodeParameter('subjectsEntry', 'rows') === 'text')
+		return entriesOfText(String(fn.getNodeParameter('subjectsText', '')));
+	const rows = (fn.getNodeParameter('subjects', {}) as IDataObject).subject;
+	return (Array.isArray(rows) ? (rows as IDataObject[]) : []).map((row, i) => ({
+		where: `row ${i + 1}`,
+		fields: [
+			String(row.quotaAccumulationMethod ?? ''),
+			String(row.quotaAccumulationId ?? ''),
+			String(row.currency ?? ''),
+			...(row.quotaAccumulationMethod === METHOD_WITH_TRADE_TYPE ? [String(row.tradeType ?? '')] : []),
+			String(row.threshold ?? ''),
+		],
+	}));
+}
+
+/** One quota subject: `METHOD, ID, CURRENCY[, TRADE TYPE for BENEFICIARY][, THRESHOLD]`. */
+function parseQuotaEntry(entry: EnteredEntry, below: boolean, defaultThreshold: number) {
+	const [method = '', id = '', currency = '', ...rest] = entry.fields;
+	const withTradeType = method.toUpperCase() === METHOD_WITH_TRADE_TYPE;
+	const most = withTradeType ? 5 : 4;
+	if (entry.fields.length > most) {
+		throw new ValidationError(
+			'subjects',
+			`at most ${most} fields`,
+			`${entry.fields.length} fields, at most ${most}: method, ID, currency${withTradeType ? ', trade type' : ''} and threshold`,
+		);
+	}
+	const tradeType = withTradeType ? (rest.shift() ?? '') : undefined;
+	const values: IDataObject = {
+		quotaAccumulationMethod: method.toUpperCase(),
+		quotaAccumulationId: id,
+		currency,
+		tradeType,
+	};
+	const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
+	const own = rest[0] ?? '';
+	const threshold = below && own !== '' ? readThreshold(own) : defaultThreshold;
+	return { request, threshold };
+}
+
+/** The customers as entered: rows, or pasted text (one customer ID a line). */
+function customerEntries(fn: IPollFunctions): EnteredEntry[] {
+	if (fn.getNodeParameter('customersEntry', 'rows') === 'text')
+		return entriesOfText(String(fn.getNodeParameter('customersText', '')));
+	const rows = (fn.getNodeParameter('customers', {}) as IDataObject).customer;
+	return (Array.isArray(rows) ? (rows as IDataObject[]) : []).map((row, i) => ({
+		where: `row ${i + 1}`,
+		fields: [String(row.customerId ?? '')],
+	}));
+}
+
+function parseCustomerEntry(
+	entry: EnteredEntry,
+	filters: IDataObject,
+	options: IDataObject,
+): { customerId: string; question: ListingQuestion } {
+	if (entry.fields.length > 1)
+		throw new ValidationError(
+			'customers',
+			'one customer ID a line',
+			`${entry.fields.length} fields, one customer ID expected`,
+		);
+	const customerId = entry.fields[0] ?? '';
+	if (customerId === '') throw new ValidationError('customers', 'a customer ID', 'no customer ID');
+	// Checked as the listing checks a Customer ID (its row in fields.ts); a poll confirms whole lists.
+	const question = listingQuestion(filters, { ...options, customerId, confirmWholeList: true });
+	return { customerId, question };
+}

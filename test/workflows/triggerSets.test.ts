@@ -1,0 +1,334 @@
+/**
+ * One trigger watching many quota subjects or many customers (trigger/pollSet.ts), through n8n's
+ * engine against the simulator: sets entered as rows and as pasted text, bad lines refused with
+ * their line numbers, entries added and removed, one entry failing while others change (reported
+ * once per episode), status U per entry, the rotation under a small poll budget, and restarts
+ * under each of n8n's pollers. Every event exactly once per entry.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
+import { MAX_SET_SIZE } from '../../nodes/PartnerAccountInquiry/trigger/watchSet';
+import { activateTrigger, n8nApp, sandboxCredentials, type N8nPoll, type PollerOptions } from '../../sandbox/engine';
+import { useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+
+const MINUTE = 60_000;
+let offset = 0;
+const realNow = Date.now.bind(Date);
+beforeEach(() => {
+	offset = 0;
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+	forgetWrittenStates();
+});
+afterEach(() => jest.restoreAllMocks());
+
+type Poller = ReturnType<typeof activateTrigger>;
+function trigger(parameters: INodeParameters, staticData: IDataObject, extra: Partial<PollerOptions> = {}): Poller {
+	return activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, ...extra });
+}
+async function emitted(poller: Poller): Promise<IDataObject[] | null> {
+	const result = await poller.poll();
+	if (!result.ok) throw result.error;
+	return result.items?.map((item) => item.json) ?? null;
+}
+const quotaRequests = () => sim().requests.filter((r) => r.path.includes('AvailableQuota'));
+
+const row = (id: string, threshold = '') => ({
+	quotaAccumulationMethod: 'USER_ID',
+	quotaAccumulationId: id,
+	currency: 'USD',
+	threshold,
+});
+const below = (rows: IDataObject[], threshold = 100): INodeParameters => ({
+	event: 'quotaBelowThreshold',
+	watch: 'many',
+	threshold,
+	subjects: { subject: rows } as unknown as INodeParameters,
+});
+const asText = (text: string, event = 'quotaBelowThreshold'): INodeParameters => ({
+	event,
+	watch: 'many',
+	threshold: 100,
+	subjectsEntry: 'text',
+	subjectsText: text,
+});
+const setQuota = (id: string, cents: string) => sim().setQuota('USER_ID', id, cents);
+
+describe('many quota subjects in one trigger', () => {
+	it('each subject against its own threshold; an alert names its subject; each exactly once', async () => {
+		const state: IDataObject = {};
+		// U-B1 has 1.01 USD, U-B2 2.01, U-B3 3.01: below 2 only U-B1 (default threshold 100 for U-B3).
+		const poller = trigger(below([row('U-B1', '2'), row('U-B2', '2'), row('U-B3')]), state);
+		const first = await emitted(poller);
+		expect(first?.map((e) => [e.subject, e.threshold, e.availableQuotaAmount])).toEqual([
+			['USER_ID U-B1 USD', 2, 1.01],
+			['USER_ID U-B3 USD', 100, 3.01],
+		]);
+		expect(await emitted(poller)).toBeNull();
+		setQuota('U-B1', '500'); // back above its 2
+		setQuota('U-B2', '100'); // 1.00 < 2
+		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B2 USD']);
+		setQuota('U-B1', '1');
+		expect((await emitted(poller))?.map((e) => [e.subject, e.previousAmount])).toEqual([['USER_ID U-B1 USD', 5]]);
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('pasted text: one subject a line, commas, semicolons or tabs, comments and blank lines skipped', async () => {
+		const poller = trigger(
+			asText('# account, floor\nUSER_ID, U-B1, USD, 2\n\nUSER_ID;U-B2;usd;2\nUSER_ID\tU-B3\tUSD', 'quotaChanged'),
+			{},
+		);
+		expect(await emitted(poller)).toBeNull();
+		expect(quotaRequests()).toHaveLength(3);
+		setQuota('U-B2', '7');
+		expect((await emitted(poller))?.map((e) => [e.subject, e.previousAmount, e.availableQuotaAmount])).toEqual([
+			['USER_ID U-B2 USD', 2.01, 0.07],
+		]);
+	});
+
+	it('bad lines: each refused with its line number and rule, nothing watched, nothing sent', async () => {
+		const result = await trigger(
+			asText(
+				'USER_ID, U-B1, USD\nUSER_ID, , USD\nNOPE, X, USD\nUSER_ID, U-B1, USD\nUSER_ID, U-B4, USDX\nUSER_ID, U-B5, USD, -3\nBENEFICIARY, R-1, USD\nUSER_ID, U-B6, USD, 1, 2',
+			),
+			{},
+		).poll();
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		const message = result.error.message;
+		expect(message).toMatch(/^The set of quota subjects has 7 bad entries: line 2: quotaAccumulationId is required/);
+		for (const line of [3, 5, 6, 7, 8]) expect(message).toContain(`line ${line}: `);
+		expect(message).toContain('line 4 repeats line 1');
+		expect(message).toContain('Threshold must be a number of at least 0, got "-3"');
+		expect(message).toContain('line 8: 5 fields, at most 4');
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it(`more than ${MAX_SET_SIZE} subjects, or none, is refused`, async () => {
+		const lines = Array.from({ length: MAX_SET_SIZE + 1 }, (_, i) => `USER_ID, U-B${i}, USD`).join('\n');
+		const tooMany = await trigger(asText(lines), {}).poll();
+		expect(!tooMany.ok && tooMany.error.message).toMatch(/holds 1001 entries, more than the 1000 one trigger watches/);
+		const none = await trigger(asText('# nothing yet\n'), {}).poll();
+		expect(!none.ok && none.error.message).toMatch(/holds no entry/);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('a subject added to an active set records its baseline; one removed drops its state; the others carry on', async () => {
+		const state: IDataObject = {};
+		const rows = [row('U-B10', '1'), row('U-B11', '1')];
+		const poller = () => trigger({ ...below(rows), event: 'quotaChanged' }, state, { activation: 'update' });
+		expect(await emitted(poller())).toBeNull();
+		setQuota('U-B10', '5');
+		rows.push(row('U-B12', '1'));
+		// The change of U-B10 is reported; U-B12 only records its baseline.
+		expect((await emitted(poller()))?.map((e) => e.subject)).toEqual(['USER_ID U-B10 USD']);
+		setQuota('U-B12', '5');
+		rows.splice(1, 1); // U-B11 removed
+		expect((await emitted(poller()))?.map((e) => e.subject)).toEqual(['USER_ID U-B12 USD']);
+		const entries = (state.state as { entries: Record<string, unknown> }).entries;
+		expect(Object.keys(entries)).toHaveLength(2);
+		setQuota('U-B11', '5');
+		rows.push(row('U-B11', '1'));
+		// Back in the set: a new baseline, not a change against what it was before it left.
+		expect(await emitted(poller())).toBeNull();
+	});
+
+	it('one subject failing neither blocks nor loses the others; it is reported once, by a poll without events, naming it', async () => {
+		const state: IDataObject = {};
+		const rows = [row('U-B20'), row('U-B21'), { ...row('RA-2001'), quotaAccumulationMethod: 'RECEIVING_ACCOUNT' }];
+		const poller = trigger({ ...below(rows), event: 'quotaChanged' }, state);
+		expect(await emitted(poller)).toBeNull();
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			accumulationId: 'RA-2001',
+			answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
+		});
+		setQuota('U-B20', '9');
+		// The others' events first: emitted as usual.
+		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B20 USD']);
+		// The next poll has no event: the failure is reported, once, its account by its last four.
+		const reported = await poller.poll();
+		expect(reported.ok).toBe(false);
+		if (reported.ok) return;
+		expect(reported.error.message).toBe(
+			'1 of the 3 watched entry failed: RECEIVING_ACCOUNT ****2001 USD (row 3): The API answered SYSTEM_ERROR: System error',
+		);
+		expect(reported.error.description).toMatch(/Every other entry was read and its events were emitted as usual/);
+		expect(JSON.stringify(reported.error)).not.toContain('RA-2001');
+		expect(await emitted(poller)).toBeNull();
+		setQuota('U-B21', '9');
+		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B21 USD']);
+		// It recovers, changed meanwhile: its change is reported once, and a later failure is a new episode.
+		sim().clearFaults();
+		sim().setQuota('RECEIVING_ACCOUNT', 'RA-2001', '1');
+		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['RECEIVING_ACCOUNT RA-2001 USD']);
+		sim().addFault({ fault: 'staleTime', operation: 'quota', accumulationId: 'U-B21' });
+		expect((await poller.poll()).ok).toBe(false);
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('status U for one subject: its back-off as the API asks, reported at its start; the others are read every poll', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ ...below([row('U-B30'), row('U-B31')]), event: 'quotaChanged' }, state);
+		await emitted(poller);
+		sim().addFault({
+			fault: 'answer',
+			operation: 'quota',
+			accumulationId: 'U-B31',
+			answer: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' },
+		});
+		const started = await poller.poll();
+		expect(!started.ok && started.error.message).toMatch(
+			/USER_ID U-B31 USD \(row 2\): .*UNKNOWN_EXCEPTION.*asked again at \S+Z/,
+		);
+		const asked = () => quotaRequests().filter((r) => r.body.includes('U-B31')).length;
+		const before = asked();
+		for (let minute = 1; minute < 5; minute++) {
+			offset += MINUTE;
+			setQuota('U-B30', String(100 + minute));
+			expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B30 USD']);
+		}
+		expect(asked()).toBe(before);
+		offset += MINUTE;
+		expect(await emitted(poller)).toBeNull(); // asked again at 5 minutes: U, not reported again
+		expect(asked()).toBe(before + 1);
+	});
+
+	it('a poll budget too small for the set reads the least recently read first: every subject within K polls', async () => {
+		sim().setLatency(60);
+		const ids = Array.from({ length: 64 }, (_, i) => `U-B${100 + i}`);
+		const state: IDataObject = {};
+		const poller = () =>
+			trigger({ ...below(ids.map((id) => row(id))), event: 'quotaChanged' }, state, {
+				activation: 'update',
+				pollBudgetMs: 400,
+			});
+		const readAt = (): number[] =>
+			Object.values((state.state as { entries: Record<string, { readAt: number }> } | undefined)?.entries ?? {}).map(
+				(e) => e.readAt,
+			);
+		const readPerPoll: number[] = [];
+		let before: number[] = ids.map(() => 0);
+		for (let poll = 0; poll < 12; poll++) {
+			await emitted(poller());
+			const turn = (state.state as { turn: number }).turn;
+			const now = readAt();
+			const read = now.map((at, i) => (at === turn ? before[i] : undefined)).filter((at) => at !== undefined);
+			const left = now.map((at, i) => (at === turn ? undefined : before[i])).filter((at) => at !== undefined);
+			// The least recently read first: nothing read this poll was read more recently than what was left.
+			if (left.length > 0) expect(Math.max(...read)).toBeLessThanOrEqual(Math.min(...left));
+			readPerPoll.push(read.length);
+			before = now;
+			if (now.every((at) => at > 0)) break;
+		}
+		sim().setLatency(0);
+		// Some read each poll, never all: the budget cut the set, never a read part-way.
+		expect(readPerPoll.every((n) => n > 0 && n < 64)).toBe(true);
+		// Every subject read within K = ceil(N / read a poll) polls.
+		const polls = readPerPoll.length;
+		expect(polls).toBeLessThanOrEqual(Math.ceil(64 / Math.min(...readPerPoll)));
+		// A change in any subject is then reported within K polls, once.
+		setQuota(ids[0], '1');
+		setQuota(ids[63], '1');
+		const seen: unknown[] = [];
+		for (let poll = 0; poll < polls + 1; poll++) seen.push(...((await emitted(poller()))?.map((e) => e.subject) ?? []));
+		expect(seen.sort()).toEqual([`USER_ID ${ids[0]} USD`, `USER_ID ${ids[63]} USD`]);
+	});
+});
+
+describe('many customers in one trigger', () => {
+	const customers = (ids: string[]): INodeParameters => ({
+		event: 'beneficiaryChanged',
+		watch: 'many',
+		customers: { customer: ids.map((customerId) => ({ customerId })) } as unknown as INodeParameters,
+	});
+
+	it("a bank-detail change in one customer's list: one event, naming the customer, masked in version 2", async () => {
+		const state: IDataObject = {};
+		const poller = trigger(customers(['CUST_SMALL', 'CUST_LARGE', 'CUST_EMPTY']), state, { typeVersion: 2 });
+		expect(await emitted(poller)).toBeNull();
+		const before = { ...sim().beneficiaries('CUST_SMALL')[1] };
+		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId as string);
+		const items = await emitted(poller);
+		expect(
+			items?.map((e) => [e._listedFor, e.referenceBeneficiaryId, Object.keys(e.changes as object).sort()]),
+		).toEqual([[{ customerId: 'CUST_SMALL' }, before.referenceBeneficiaryId, ['bankAccountNo', 'beneficiaryToken']]]);
+		expect(JSON.stringify(items)).not.toContain(after.bankAccountNo as string);
+		expect(await emitted(poller)).toBeNull();
+	});
+
+	it('a quiet poll reads each list once; a changed list is confirmed', async () => {
+		const poller = trigger(customers(['CUST_LARGE', 'CUST_SMALL']), {});
+		await emitted(poller);
+		const lists = () => sim().requests.filter((r) => r.path.includes('Beneficiar')).length;
+		const before = lists();
+		expect(await emitted(poller)).toBeNull();
+		expect(lists() - before).toBe(8); // 7 pages and 1
+	});
+
+	it('one customer whose list keeps changing: quiet twice, then reported once; the others report as usual', async () => {
+		const state: IDataObject = {};
+		const poller = trigger({ ...customers(['CUST_SMALL', 'CUST_LARGE']), event: 'beneficiaryAdded' }, state);
+		await emitted(poller);
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10 });
+		const outcomes: string[] = [];
+		for (let poll = 0; poll < 4; poll++) {
+			const result = await poller.poll();
+			outcomes.push(result.ok ? String(result.items?.length ?? 'quiet') : result.error.message);
+		}
+		expect(outcomes.slice(0, 2)).toEqual(['quiet', 'quiet']);
+		expect(outcomes[2]).toMatch(
+			/^1 of the 2 watched entry failed: customer CUST_LARGE \(row 2\): The beneficiary list changed while it was being read.* \(at each of the last 3 polls\)/,
+		);
+		expect(outcomes[3]).toBe('quiet');
+		const list = sim().beneficiaries('CUST_SMALL');
+		list.push({
+			...list[0],
+			referenceBeneficiaryId: 'REF-SET-1',
+			beneficiaryToken: Buffer.from('token:SET-1').toString('base64'),
+		});
+		expect((await emitted(poller))?.map((e) => [e._listedFor, e.referenceBeneficiaryId])).toEqual([
+			[{ customerId: 'CUST_SMALL' }, 'REF-SET-1'],
+		]);
+	});
+
+	it('pasted customer IDs: a bad line is refused with its number', async () => {
+		const result = await trigger(
+			{
+				event: 'beneficiaryAdded',
+				watch: 'many',
+				customersEntry: 'text',
+				customersText: 'CUST_SMALL\nCUST_LARGE, CUST_EMPTY\nCUST_SMALL',
+			},
+			{},
+		).poll();
+		expect(!result.ok && result.error.message).toBe(
+			'The set of customers has 2 bad entries: line 2: 2 fields, one customer ID expected; line 3 repeats line 1',
+		);
+	});
+});
+
+describe.each(['emit', 'scheduler', 'durable'] as const)('a set across n8n restarts, saving %s', (saving) => {
+	it('a change made across a restart is reported once per entry; a quiet set reports nothing', async () => {
+		const app = n8nApp({
+			parameters: { ...below([row('U-B40'), row('U-B41')]), event: 'quotaChanged' },
+			credentials: sandboxCredentials(sim().url),
+			saving,
+			forget: forgetWrittenStates,
+		});
+		const count = (poll: N8nPoll | undefined) => {
+			if (poll?.error) throw poll.error;
+			return poll?.items?.map((i) => i.subject) ?? [];
+		};
+		expect(count(await app.activate())).toEqual([]);
+		expect(count(await app.poll())).toEqual([]);
+		setQuota('U-B41', '3');
+		const afterRestart = [...count(await app.restart()), ...count(await app.poll()), ...count(await app.poll())];
+		expect(afterRestart).toEqual(['USER_ID U-B41 USD']);
+		setQuota('U-B40', '3');
+		expect([...count(await app.poll()), ...count(await app.poll())]).toEqual(['USER_ID U-B40 USD']);
+	});
+});
