@@ -100,11 +100,17 @@ export async function pollBeneficiaries(
 	];
 }
 
+/** From this trigger version on, Mask Bank Details is on unless turned off. */
+export const MASK_BY_DEFAULT_FROM = 2;
+
 /** An item as Mask Bank Details has it shown. Unset (a version 1 node saved without it): off, as version 1 emitted. */
 export function bankDetailsShown(fn: IPollFunctions): (json: IDataObject) => IDataObject {
-	const mask = readBoolean(maskBankDetailsOption, {
-		[maskBankDetailsOption.name]: fn.getNodeParameter(maskBankDetailsOption.name, false),
-	});
+	// The version's own default: an expression that gives nothing masks in version 2, as leaving it unset does.
+	const byDefault = fn.getNode().typeVersion >= MASK_BY_DEFAULT_FROM;
+	const mask = readBoolean(
+		{ ...maskBankDetailsOption, default: byDefault },
+		{ [maskBankDetailsOption.name]: fn.getNodeParameter(maskBankDetailsOption.name, byDefault) },
+	);
 	return (json) => (mask ? maskBankDetails(json) : json);
 }
 
@@ -191,7 +197,11 @@ export interface Book {
  * carries on from that data; when the node's last activation (in the workflow's global static
  * data) is newer than that data, its poll was not saved: a fresh baseline, as it took.
  */
-export function openBook(fn: IPollFunctions, staticData: IDataObject, { activating = false, startup = false }: PollStart): Book {
+export function openBook(
+	fn: IPollFunctions,
+	staticData: IDataObject,
+	{ activating = false, startup = false }: PollStart,
+): Book {
 	const node = nodeName(fn);
 	const reading = readPollRecord(staticData.pollRecord);
 	// Damage is dropped with one warning (where quiet polls are not saved, it comes back at each).
@@ -293,6 +303,8 @@ async function withinBackoff<T>(
 	}
 	const { error } = outcome;
 	if (error instanceof ListingChangedError && !book.activating) return unsettled(fn, staticData, question, error, book);
+	// Another failure breaks a row of polls that found the list changing (it is reported itself).
+	delete staticData.listUnsettled;
 	// Another failure is no answer to count: the back-off stays as it is (only a success ends it).
 	if (!(error instanceof ApiResultError && error.explanation.status === 'U')) {
 		throw toNodeError(fn.getNode(), explain(error), 0);

@@ -314,8 +314,9 @@ function failureAfter(previous: Failure | undefined, error: unknown, key: string
 		return { reason, reported, backoff: { ...next, reported } };
 	}
 	if (error instanceof ListingChangedError) return { reason, reported, unsettled: (previous?.unsettled ?? 0) + 1 };
-	// Another failure is another episode only after a success: a back-off or a count stays.
-	return { ...previous, reason, reported };
+	// Another failure is another episode only after a success: a back-off stays; a row of polls
+	// that found the list changing is broken.
+	return { reason, reported, ...(previous?.backoff ? { backoff: previous.backoff } : {}) };
 }
 
 function failuresError<S>(

@@ -52,6 +52,12 @@ export function readBackoff(saved: unknown, question: string, nowMs: number): St
 	) {
 		return { problem: 'its back-off after status U is not of the expected shape' };
 	}
+	if (backoff.reported === 2 && backoff.unknowns <= UNKNOWN_REPEATS) {
+		// Only an 8th answer U is reported as "contact support": a record saying so earlier would silence that report.
+		return {
+			problem: `its back-off after status U says support was told after ${backoff.unknowns} answers U, fewer than the API's ${UNKNOWN_REPEATS + 1}`,
+		};
+	}
 	if (backoff.question !== question) return {};
 	const stepMinutes = UNKNOWN_RETRY_SCHEDULE_MINUTES[Math.min(backoff.unknowns, UNKNOWN_REPEATS) - 1];
 	const leftMinutes = (backoff.nextPollAt - nowMs) / MINUTE_MS;

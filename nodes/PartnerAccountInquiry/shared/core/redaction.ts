@@ -42,8 +42,9 @@ export function redactError(error: unknown, secrets: readonly string[], masked: 
 }
 
 /**
- * Fields whose values are codes and IDs a workflow routes on, never free text: kept as they are
- * by maskBankDetails unless they repeat a bank value of the item.
+ * Fields whose values are codes and IDs a workflow routes on, never free text: only a bank value of
+ * the item and a separate run of 8 or more digits (not a date) are masked in them (ROUTING_DIGITS),
+ * so that "REF-00012" or "SUP00012345" stay as they are.
  */
 const ROUTING_FIELDS = [
 	'referenceBeneficiaryId',
@@ -56,14 +57,18 @@ const ROUTING_FIELDS = [
 	'customerId',
 	'createdAt',
 ];
+/** A run of 8 or more digits (with single separators) standing apart from letters before it: an account in an ID. */
+const ROUTING_DIGITS = /(?<![\p{L}\p{N}])\p{Nd}(?:[-_./ ]?\p{Nd}){7,}(?![\p{N}])/gu;
 
 /**
  * An output item safe to post (Mask Bank Details). Its bank details (BANK_DETAIL_FIELDS) show
  * their last four characters only, at any depth: its own fields, a change's before and after, a
- * field of that name inside another. Any other value that repeats one of them is masked too,
- * however it is written there (maskValues). Free text (a nickname, an account name, a field the
- * gateway fills, such as `extendInfo`) has its account-like runs masked as messages have
- * (maskAccountNumbers); the codes and IDs a workflow routes on (ROUTING_FIELDS) and numbers stay.
+ * field of that name inside another. Anywhere else, in keys as in values, each of those values is
+ * masked wherever it appears (inside a longer text too, in any case, with separators, URL-encoded;
+ * full-width digits read as ASCII). Free text (a nickname, an account name, a field the gateway
+ * fills, such as `extendInfo`) also has every account-like run masked as messages have
+ * (maskAccountNumbers), and a number of 8 or more digits becomes its mask; the codes and IDs a
+ * workflow routes on (ROUTING_FIELDS) keep all but a separate run of 8 or more digits.
  */
 export function maskBankDetails<T>(item: T): T {
 	type Context = 'bank' | 'routing' | 'text';
@@ -82,29 +87,74 @@ export function maskBankDetails<T>(item: T): T {
 		}
 	};
 	collect(item, 'text');
-	// Longest first: an account that contains another is masked as a whole. A value of four
-	// characters or fewer shows no more than its mask; a tail the trigger kept ("****1234") is masked already.
-	const repeated = [...values].filter((value) => value.length > 4 && !value.startsWith(ACCOUNT_MASK));
-	repeated.sort((a, b) => b.length - a.length);
+	// A value of four characters or fewer shows no more than its mask; a tail the trigger kept ("****1234") is masked already.
+	const repeated = [...values]
+		.map(normaliseWidth)
+		.filter((value) => value.length > 4 && !value.startsWith(ACCOUNT_MASK));
+	const anywhere = repeatedValues(repeated);
+	// The last four the trigger kept of an old or removed account: a run of 5 or more letters and
+	// digits ending in them (a short account in a nickname kept whole) is taken for that account.
+	const tails = [...values]
+		.filter((value) => value.startsWith(ACCOUNT_MASK) && value.length === ACCOUNT_MASK.length + 4)
+		.map((value) => escapeRegExp(normaliseWidth(value.slice(ACCOUNT_MASK.length))));
+	const endingInTail = tails.length
+		? new RegExp(`(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}]+(?:${tails.join('|')})(?![\\p{L}\\p{N}])`, 'giu')
+		: undefined;
+	const maskText = (text: string, context: Context): string => {
+		let own = anywhere(normaliseWidth(text));
+		if (endingInTail) own = own.replace(endingInTail, (run) => (run.length > 4 ? maskAccount(run) : run));
+		if (context === 'text') return maskAccountNumbers(own);
+		return own.replace(ROUTING_DIGITS, (run) =>
+			OWN_FIGURES.some((figure) => figure.test(run)) ? run : maskAccount(run),
+		);
+	};
 	const mask = (value: unknown, context: Context): unknown => {
 		if (typeof value === 'string') {
 			if (context === 'bank') return value === '' || value.startsWith(ACCOUNT_MASK) ? value : maskAccount(value);
-			const text = repeated.length ? maskValues(value, repeated) : value;
-			return context === 'text' ? maskAccountNumbers(text) : text;
+			return maskText(value, context);
 		}
-		if (typeof value === 'number') return context === 'bank' ? maskAccount(String(value)) : value;
+		if (typeof value === 'number') {
+			if (context === 'bank') return maskAccount(String(value));
+			const digits = String(value);
+			return Number.isInteger(value) && digits.replace('-', '').length >= 8 ? maskAccount(digits) : value;
+		}
 		if (Array.isArray(value)) return value.map((entry) => mask(entry, context));
 		if (value && typeof value === 'object') {
-			return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, mask(entry, enter(context, key))]));
+			return Object.fromEntries(
+				Object.entries(value).map(([key, entry]) => {
+					const inner = enter(context, key);
+					return [maskText(key, context === 'bank' ? 'bank' : 'text'), mask(entry, inner)];
+				}),
+			);
 		}
 		return value;
 	};
 	return mask(item, 'text') as T;
 }
 
+/**
+ * Masks each of `values` wherever it appears in a text, inside longer words too: as written, in any
+ * case, URL-encoded, JSON-escaped, or its letters and digits with any other characters between them.
+ * Longest first, so that an account containing another is masked as a whole.
+ */
+function repeatedValues(values: string[]): (text: string) => string {
+	if (values.length === 0) return (text) => text;
+	const sorted = [...values].sort((a, b) => b.length - a.length);
+	const patterns = sorted.map((value) => {
+		const characters = Array.from(value.replace(/[^\p{L}\p{N}]/gu, ''));
+		const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
+		const alternatives = [...forms].map(escapeRegExp);
+		if (characters.length > 4) alternatives.push(characters.map(escapeRegExp).join('[^\\p{L}\\p{N}]*'));
+		return { value, pattern: new RegExp(alternatives.join('|'), 'giu') };
+	});
+	return (text) => patterns.reduce((out, { value, pattern }) => out.replace(pattern, () => maskAccount(value)), text);
+}
+
 /** Full-width letters and digits (U+FF10..FF19, FF21..FF3A, FF41..FF5A) as ASCII; nothing else changes. */
 function normaliseWidth(text: string): string {
-	return text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+	return text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) =>
+		String.fromCharCode(c.charCodeAt(0) - 0xfee0),
+	);
 }
 
 /**
