@@ -6,7 +6,8 @@
  * - CUST_SMALL    5 beneficiaries, non-ASCII names; its account does not support KRW
  * - CUST_EMPTY    no beneficiaries
  * - CUST_BENCH    10,000 beneficiaries (200 pages), for the benchmark
- * - CUST_FIVE     250 beneficiaries (5 pages of 50), for the benchmark's many-listings row
+ * - CUST_FIVE     250 beneficiaries (5 pages of 50), for the benchmark's many-listings row; CUST_FIVE_0
+ *                 to CUST_FIVE_49 alike, for its trigger watching many customers
  * - CUST_TWICE    60 beneficiaries (2 pages of 50) that list one bank account more than once, as
  *                 the gateway may: bound in two currencies (the same token twice on one page, with
  *                 and without reference IDs) and bound again under another nickname across the
@@ -137,6 +138,17 @@ export function createCustomers(): Map<string, Customer> {
 		},
 		unsupportedCurrencies: [],
 	});
+	// CUST_FIVE_0 to CUST_FIVE_49: 50 customers of 250 beneficiaries each (made when first listed),
+	// for the benchmark's trigger watching many customers.
+	for (let n = 0; n < 50; n++) {
+		let list: Beneficiary[] | undefined;
+		customers.set(`CUST_FIVE_${n}`, {
+			get beneficiaries() {
+				return (list ??= makeBeneficiaries(`F${n}`, 250, 11));
+			},
+			unsupportedCurrencies: [],
+		});
+	}
 	return customers;
 }
 

@@ -10,7 +10,11 @@
  *    RSA-2048 sign by OpenSSL (node:crypto), against the floor (a bare sign, verify, decode and
  *    JSON.parse: the least any implementation does), and against the same path with node-forge.
  * 3. Peak memory of the 10,000-item run.
- * `npm run bench -- --cpu-only` runs part 2 alone (a few seconds).
+ * 4. The trigger watching many entries (Watch Many): one poll of 500 quota subjects against the
+ *    same 500 subjects as single-subject triggers polled one after another and the ideal bound
+ *    L * ceil(N / c); one poll of 50 customers of 5 pages (the baseline, every list confirmed by a
+ *    second read, and a quiet poll, one read) against their ideal bounds; each poll's memory.
+ * `npm run bench -- --cpu-only` runs part 2 alone (a few seconds); `-- --sets-only` part 4 alone.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, sign, verify } from 'node:crypto';
@@ -20,7 +24,8 @@ import { join } from 'node:path';
 import forge from 'node-forge';
 
 import { createCustomers } from '../sandbox/data';
-import { runNode, sandboxCredentials } from '../sandbox/engine';
+import { activateTrigger, runNode, sandboxCredentials } from '../sandbox/engine';
+import { SET_POLL_CONCURRENCY } from '../nodes/PartnerAccountInquiry/trigger/pollSet';
 import { readSandboxKey } from '../sandbox/server';
 import {
 	formatSignatureHeader,
@@ -302,10 +307,14 @@ async function main(): Promise<void> {
 	const cpuOnly = process.argv.includes('--cpu-only');
 	// CPU first, in a fresh heap: after five 10,000-item listings the heap is large, and the
 	// allocating path would pay for that in its scavenges.
-	const cpu = requestCpu();
+	const cpu = process.argv.includes('--sets-only') ? undefined : requestCpu();
 	const goals: Array<[string, boolean]> = [];
-	if (!cpuOnly) goals.push(...(await returnAll()), ...(await manyItems()), ...(await rateLimitedItems()));
-	goals.push(...perRequest(cpu));
+	if (process.argv.includes('--sets-only')) goals.push(...(await watchedSets()));
+	else if (!cpuOnly) {
+		goals.push(...(await returnAll()), ...(await manyItems()), ...(await rateLimitedItems()));
+		goals.push(...(await watchedSets()));
+	}
+	if (cpu) goals.push(...perRequest(cpu));
 	out('## Goals');
 	out();
 	for (const [text, ok] of goals) out(`- ${ok ? 'met' : 'MISSED'}: ${text}`);
@@ -550,6 +559,141 @@ async function rateLimitedItems(): Promise<Array<[string, boolean]>> {
 		[
 			`rate-limited run: every one of ${QUOTA_ITEMS} answers in place, exactly once (${refused} refusals retried)`,
 			result.exact && stats.requests === QUOTA_ITEMS + refused,
+		],
+	];
+}
+
+interface PollRun {
+	ms: number;
+	/** Requests the simulator answered during the poll. */
+	requests: number;
+	/** Events emitted. */
+	events: number;
+	/** The heap's peak during the poll above what it was before, in MiB. */
+	heapMb: number;
+}
+
+/** Runs one poll, sampling the heap, and counts the simulator's requests. */
+async function timedPoll(url: string, poll: () => Promise<number>): Promise<PollRun> {
+	const requestsSoFar = async () => ((await (await fetch(`${url}/__stats`)).json()) as { requests: number }).requests;
+	const before = await requestsSoFar();
+	global.gc?.();
+	const heapBefore = process.memoryUsage().heapUsed;
+	let peak = heapBefore;
+	const sampler = setInterval(() => {
+		peak = Math.max(peak, process.memoryUsage().heapUsed);
+	}, 5);
+	const started = performance.now();
+	const events = await poll();
+	const ms = performance.now() - started;
+	clearInterval(sampler);
+	peak = Math.max(peak, process.memoryUsage().heapUsed);
+	return { ms, requests: (await requestsSoFar()) - before, events, heapMb: (peak - heapBefore) / 2 ** 20 };
+}
+
+const SET_SUBJECTS = 500;
+const SET_CUSTOMERS = 50;
+
+/** Watch Many, one poll of each kind, against the simulator at LATENCY_MS. */
+async function watchedSets(): Promise<Array<[string, boolean]>> {
+	const { url, child } = await startSimulatorProcess(LATENCY_MS);
+	const credentials = sandboxCredentials(url);
+	const subjectsText = Array.from({ length: SET_SUBJECTS }, (_, i) => `USER_ID, U-B${i}, USD`).join('\n');
+	const poller = (parameters: Record<string, unknown>, staticData: Record<string, unknown>) =>
+		activateTrigger({
+			parameters: parameters as never,
+			credentials,
+			staticData: staticData as never,
+			activation: 'update',
+		});
+	const events = async (p: ReturnType<typeof activateTrigger>) => {
+		const result = await p.poll();
+		if (!result.ok) throw result.error;
+		return result.items?.length ?? 0;
+	};
+	const runs: Record<string, PollRun> = {};
+	try {
+		const quotaSet = { event: 'quotaChanged', watch: 'many', subjectsEntry: 'text', subjectsText };
+		const quotaState = {};
+		await events(poller(quotaSet, {})); // warm-up
+		runs.quotaBaseline = await timedPoll(url, async () => await events(poller(quotaSet, quotaState)));
+		runs.quotaQuiet = await timedPoll(url, async () => await events(poller(quotaSet, quotaState)));
+		// The same subjects as 500 single-subject triggers, polled one after another.
+		const singles = Array.from({ length: SET_SUBJECTS }, (_, i) => ({
+			parameters: {
+				event: 'quotaChanged',
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: `U-B${i}`,
+				currency: 'USD',
+			},
+			state: {},
+		}));
+		runs.quotaSingles = await timedPoll(url, async () => {
+			let n = 0;
+			for (const single of singles) n += await events(poller(single.parameters, single.state));
+			return n;
+		});
+		const customerSet = {
+			event: 'beneficiaryChanged',
+			watch: 'many',
+			customersEntry: 'text',
+			customersText: Array.from({ length: SET_CUSTOMERS }, (_, n) => `CUST_FIVE_${n}`).join('\n'),
+		};
+		const customerState = {};
+		await events(poller(customerSet, {})); // warm-up: the simulator makes the lists
+		runs.customersBaseline = await timedPoll(url, async () => await events(poller(customerSet, customerState)));
+		runs.customersQuiet = await timedPoll(url, async () => await events(poller(customerSet, customerState)));
+	} finally {
+		child.kill();
+	}
+	const c = SET_POLL_CONCURRENCY;
+	const ideal = (requests: number) => LATENCY_MS * Math.ceil(requests / c);
+	const pages = SET_CUSTOMERS * (FIVE_PAGES / PAGE_SIZE);
+	const row = (name: string, run: PollRun, bound?: number) =>
+		out(
+			`| ${name} | ${run.ms.toFixed(0)} ms | ${run.requests} | ${bound === undefined ? '' : `${bound} ms`} | ${run.heapMb.toFixed(1)} MiB |`,
+		);
+	out(`## Watch Many: one trigger poll over many entries (${LATENCY_MS} ms gateway latency, ${c} requests at once)`);
+	out();
+	out('| poll | wall time | requests | ideal bound L*ceil(requests/c) | heap peak above before |');
+	out('|---|---|---|---|---|');
+	row(`${SET_SUBJECTS} quota subjects, the baseline`, runs.quotaBaseline, ideal(SET_SUBJECTS));
+	row(`${SET_SUBJECTS} quota subjects, a quiet poll`, runs.quotaQuiet, ideal(SET_SUBJECTS));
+	row(`the same as ${SET_SUBJECTS} single-subject triggers, one after another`, runs.quotaSingles);
+	row(
+		`${SET_CUSTOMERS} customers of 5 pages, the baseline (confirmed: two reads)`,
+		runs.customersBaseline,
+		ideal(2 * pages),
+	);
+	row(`${SET_CUSTOMERS} customers of 5 pages, a quiet poll (one read)`, runs.customersQuiet, ideal(pages));
+	out();
+	const quotaToIdeal = runs.quotaQuiet.ms / ideal(SET_SUBJECTS);
+	const quotaToSingles = runs.quotaQuiet.ms / runs.quotaSingles.ms;
+	const confirmedToIdeal = runs.customersBaseline.ms / ideal(2 * pages);
+	const quietToIdeal = runs.customersQuiet.ms / ideal(pages);
+	return [
+		[
+			`${SET_SUBJECTS} quota subjects, one poll / ideal bound = ${quotaToIdeal.toFixed(3)} (goal <= 1.2)`,
+			quotaToIdeal <= 1.2,
+		],
+		[
+			`${SET_SUBJECTS} quota subjects, one poll / one after another = ${quotaToSingles.toFixed(3)} (goal <= 0.15)`,
+			quotaToSingles <= 0.15,
+		],
+		[
+			`${SET_CUSTOMERS} customers of 5 pages, confirmed lists / ideal bound = ${confirmedToIdeal.toFixed(3)} (goal <= 1.2)`,
+			confirmedToIdeal <= 1.2,
+		],
+		[
+			`a quiet poll of ${SET_CUSTOMERS} customers costs one read: ${runs.customersQuiet.requests} requests for ${pages} pages, ${quietToIdeal.toFixed(3)} of its ideal bound (goal: one request a page, <= 1.2)`,
+			runs.customersQuiet.requests === pages && quietToIdeal <= 1.2,
+		],
+		[
+			`every set poll read every entry: ${runs.quotaBaseline.requests} and ${runs.quotaQuiet.requests} quota requests, no events when nothing changed`,
+			runs.quotaBaseline.requests === SET_SUBJECTS &&
+				runs.quotaQuiet.requests === SET_SUBJECTS &&
+				runs.quotaQuiet.events === 0 &&
+				runs.customersQuiet.events === 0,
 		],
 	];
 }

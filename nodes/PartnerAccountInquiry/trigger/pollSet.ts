@@ -252,10 +252,11 @@ async function pollSet<R, S>(
 		(fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.() ?? Number.POSITIVE_INFINITY,
 	);
 	const budget = AbortSignal.timeout(Math.max(1, budgetMs));
+	// Entries in progress at once: enough to keep the scheduler's width busy while lists wait for their first page.
 	const outcomes = await readInTurn(
 		order,
-		SET_POLL_CONCURRENCY * 2,
-		async (key) => await (byKey.get(key) as Watched<R, S>).read(budget),
+		SET_POLL_CONCURRENCY * 4,
+		async (key, signal) => await (byKey.get(key) as Watched<R, S>).read(signal),
 		budget,
 	);
 

@@ -192,18 +192,27 @@ export function dueOrder<S>(keys: readonly string[], state: SetState<S>, nowMs: 
 export async function readInTurn<T>(
 	keys: readonly string[],
 	width: number,
-	read: (key: string) => Promise<T>,
+	read: (key: string, signal: AbortSignal) => Promise<T>,
 	signal: AbortSignal,
 ): Promise<Map<string, Settled<T>>> {
 	const outcomes = new Map<string, Settled<T>>();
+	// One listener on the poll's signal, one signal of its own for each entry read: hundreds of
+	// entries would otherwise each add listeners to the one signal.
+	const running = new Set<AbortController>();
+	const stop = () => running.forEach((controller) => controller.abort(signal.reason));
+	signal.addEventListener('abort', stop, { once: true });
 	let next = 0;
 	const worker = async () => {
 		while (next < keys.length && !signal.aborted) {
 			const key = keys[next++];
-			const outcome = await settle(read(key));
+			const controller = new AbortController();
+			running.add(controller);
+			const outcome = await settle(read(key, controller.signal));
+			running.delete(controller);
 			if (!signal.aborted) outcomes.set(key, outcome);
 		}
 	};
 	await Promise.all(Array.from({ length: Math.max(1, Math.min(width, keys.length)) }, worker));
+	signal.removeEventListener('abort', stop);
 	return outcomes;
 }
