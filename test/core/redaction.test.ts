@@ -2,6 +2,7 @@ import { maskedValues } from '../../nodes/PartnerAccountInquiry/shared/core/api/
 import { ApiResultError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import {
 	maskBankDetails,
+	maskSubjectsText,
 	maskAccountNumbers,
 	redactError,
 	redactText,
@@ -195,5 +196,13 @@ describe('maskBankDetails: an item safe to post', () => {
 		expect(
 			maskBankDetails({ bankAccountNo: 62220212345, bankAccountIBAN: null, extendInfo: { bankAccountNo: 'AB12' } }),
 		).toEqual({ bankAccountNo: '****2345', bankAccountIBAN: null, extendInfo: { bankAccountNo: '****' } });
+	});
+});
+
+describe('maskSubjectsText: pasted quota subjects as an error shows the node', () => {
+	it('a receiving or virtual account by its last four, any account-like run too; the rest as typed', () => {
+		expect(
+			maskSubjectsText('USER_ID, U-1001, USD\nreceiving_account;6222-0212-3456;USD\nVIRTUAL_ACCOUNT\tVA-0099\tEUR\n6222021234567890, USD'),
+		).toBe('USER_ID, U-1001, USD\nreceiving_account;****3456;USD\nVIRTUAL_ACCOUNT\t****0099\tEUR\n****7890, USD');
 	});
 });

@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isMaskedField, SECRET_FIELDS } from './core/api/fields';
 import { PartnerError } from './core/errors';
-import { maskAccount } from './core/redaction';
+import { maskAccount, maskSubjectsText } from './core/redaction';
 
 export type NodeError = NodeApiError | NodeOperationError;
 
@@ -55,6 +55,7 @@ function redactParameters(value: unknown): unknown {
 	for (const [key, inner] of Object.entries(value)) {
 		const masked = isMaskedField(key, value as IDataObject);
 		if (SECRET_FIELDS.has(key) && inner !== '' && inner !== undefined) copy[key] = '[hidden]';
+		else if (key === 'subjectsText' && typeof inner === 'string') copy[key] = maskSubjectsText(inner);
 		else if (masked && typeof inner === 'string') copy[key] = maskAccount(inner);
 		else copy[key] = redactParameters(inner) as IDataObject;
 	}

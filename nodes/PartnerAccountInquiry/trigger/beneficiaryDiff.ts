@@ -114,7 +114,11 @@ export function diffBeneficiaries(
 	return { events, next: { ...state, fields, entries: keyed(kept) } };
 }
 
-const EVERY_EVENT: ReadonlySet<BeneficiaryEvent> = new Set(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
+const EVERY_EVENT: ReadonlySet<BeneficiaryEvent> = new Set([
+	'beneficiaryAdded',
+	'beneficiaryRemoved',
+	'beneficiaryChanged',
+]);
 
 /**
  * Whether the list is exactly what the state holds, entry for entry in the same order: it would

@@ -13,7 +13,7 @@
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { METHOD_WITH_TRADE_TYPE, isMaskedField } from '../shared/core/api/fields';
+import { METHOD_WITH_TRADE_TYPE, isMaskedField, isMaskedQuotaId } from '../shared/core/api/fields';
 import { ApiResultError, ListingChangedError, ValidationError, WatchedSetError } from '../shared/core/errors';
 import { maskAccount } from '../shared/core/redaction';
 import {
@@ -24,6 +24,7 @@ import {
 } from '../shared/endpoints/beneficiaries';
 import { buildQuotaRequest, getQuota, quotaQuestion, type QuotaQuestion } from '../shared/endpoints/quota';
 import { toNodeError } from '../shared/errorMapping';
+import { refuseEmptyAccountExpressions } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 import { baseline, diffBeneficiaries, holdsState, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
 import type { BeneficiaryState } from './beneficiaryState';
@@ -61,6 +62,8 @@ export const SET_POLL_CONCURRENCY = 8;
  * ends well before the next one is due; the 2.x poll scheduler's own budget when it is shorter.
  */
 export const SET_POLL_BUDGET_MS = 30_000;
+/** The activation poll's budget where n8n gives none (1.x): n8n-core's own default for a poll. */
+const ACTIVATION_BUDGET_MS = 5 * 60_000;
 
 /** One entry of a set, ready to read. */
 interface Watched<R, S> {
@@ -70,7 +73,7 @@ interface Watched<R, S> {
 	label: string;
 	read: (signal: AbortSignal) => Promise<R>;
 	/** Compares the read with the entry's saved state: its events (at most `cap`) and the state after them. */
-	compare: (saved: S | undefined, read: R, cap: number) => { events: IDataObject[]; next: S };
+	compare: (saved: S | undefined, read: R, cap: number) => { events: IDataObject[]; next: S | undefined };
 	/** The entry's saved state, if it is one of its question. */
 	readState: (saved: unknown) => { state?: S; problem?: string };
 }
@@ -84,6 +87,8 @@ export async function pollQuotaSet(
 	start: PollStart,
 ): Promise<INodeExecutionData[][] | null> {
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
+	// An expression that gave nothing would read your own account instead: refused, as for one subject.
+	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
 	const below = event === 'quotaBelowThreshold';
 	// Set by the poll: whether the quota states hold every earlier poll's finding (continuity.ts).
 	let wholeHistory = false;
@@ -93,6 +98,7 @@ export async function pollQuotaSet(
 		quotaEntries(fn),
 		(entry) => parseQuotaEntry(entry, below, defaultThreshold),
 		(s) => questionDigest(s.request),
+		({ fields }) => (isMaskedQuotaId(fields[0]?.toUpperCase()) && fields[1] ? [fields[1]] : []),
 	);
 	const watched = subjects.map(({ where, value: { request, threshold } }): Watched<IDataObject, QuotaState> => {
 		const question: QuotaQuestion = quotaQuestion(request, options);
@@ -116,8 +122,8 @@ export async function pollQuotaSet(
 			compare: (saved, quota, cap) => {
 				const outcome = quotaEvent(event, saved, key, quota.availableQuotaAmount as number, threshold, wholeHistory);
 				if (!outcome.fire) return { events: [], next: outcome.next };
-				// Over the poll's cap: nothing emitted and the state stays, so the next poll fires it.
-				if (cap < 1) return { events: [], next: saved ?? outcome.next };
+				// Over the poll's cap: nothing emitted and the state stays (none: no baseline yet), so the next poll fires it.
+				if (cap < 1) return { events: [], next: saved };
 				const json: IDataObject = { ...quota, event, subject, previousAmount: outcome.previousAmount ?? null };
 				if (below) json.threshold = threshold;
 				return { events: [json], next: outcome.next };
@@ -145,6 +151,7 @@ export async function pollBeneficiarySet(
 ): Promise<INodeExecutionData[][] | null> {
 	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
+	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
 	const customers = checkSet(
 		'customers',
 		customerEntries(fn),
@@ -247,22 +254,30 @@ async function pollSet<R, S>(
 		set,
 		now,
 	);
-	const budgetMs = Math.min(
-		SET_POLL_BUDGET_MS,
-		(fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.() ?? Number.POSITIVE_INFINITY,
-	);
+	// The activation poll must take every entry's baseline (see below): it may use n8n's whole poll budget.
+	const n8nBudgetMs = (fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.();
+	const budgetMs = book.activating
+		? (n8nBudgetMs ?? ACTIVATION_BUDGET_MS)
+		: Math.min(SET_POLL_BUDGET_MS, n8nBudgetMs ?? Number.POSITIVE_INFINITY);
 	const budget = AbortSignal.timeout(Math.max(1, budgetMs));
 	// Entries in progress at once: enough to keep the scheduler's width busy while lists wait for their first page.
-	const outcomes = await readInTurn(
+	const { outcomes, cutShort } = await readInTurn(
 		order,
 		SET_POLL_CONCURRENCY * 4,
 		async (key, signal) => await (byKey.get(key) as Watched<R, S>).read(signal),
 		budget,
 	);
 
+	if (book.activating) refuseIncompleteActivation(watched, outcomes, budgetMs);
 	const events: IDataObject[] = [];
 	for (const entry of watched) {
-		const outcome = outcomes.get(entry.key);
+		// Cut short although it had the whole poll: it does not fit in one, a failure to report.
+		const outcome = cutShort.has(entry.key)
+			? {
+					ok: false as const,
+					error: new Error(`not read whole within the poll's ${budgetMs / 1000} s, although it was read first`),
+				}
+			: outcomes.get(entry.key);
 		if (!outcome) continue;
 		const record = entries[entry.key];
 		record.readAt = set.turn;
@@ -274,7 +289,8 @@ async function pollSet<R, S>(
 				MAX_EVENTS_PER_POLL - events.length,
 			);
 			events.push(...found);
-			record.state = next;
+			if (next === undefined) delete record.state;
+			else record.state = next;
 			continue;
 		}
 		record.failure = failureAfter(record.failure, outcome.error, entry.key, now);
@@ -296,6 +312,38 @@ async function pollSet<R, S>(
 	book.write(events.length === 0 && !report);
 	if (report) throw toNodeError(fn.getNode(), failuresError(pending, entries, watched.length), 0);
 	return events.length > 0 ? [events.map((json) => ({ json }))] : null;
+}
+
+/**
+ * The activation poll takes every entry's baseline, or the workflow is not activated, as for one
+ * subject: a baseline taken later by a poll that emits nothing is not saved by n8n's default poller
+ * nor by the 2.x scheduler without durable cursors, and a restart would lose it with the changes
+ * made meanwhile.
+ */
+function refuseIncompleteActivation<R, S>(
+	watched: Array<Watched<R, S>>,
+	outcomes: Map<string, { ok: boolean; error?: unknown }>,
+	budgetMs: number,
+): void {
+	const missing = watched.filter((entry) => outcomes.get(entry.key)?.ok !== true);
+	if (missing.length === 0) return;
+	const SHOWN = 20;
+	const lines = missing.slice(0, SHOWN).map((entry) => {
+		const outcome = outcomes.get(entry.key);
+		const why = !outcome
+			? `not read within the activation's ${Math.round(budgetMs / 1000)} s`
+			: outcome.error instanceof Error
+				? outcome.error.message
+				: String(outcome.error);
+		return `${entry.label} (${entry.where}): ${why}`;
+	});
+	const more = missing.length > SHOWN ? `; and ${missing.length - SHOWN} more` : '';
+	throw new WatchedSetError(
+		missing.length,
+		watched.length,
+		`The workflow was not activated: ${missing.length} of the ${watched.length} watched ${missing.length === 1 ? 'entry' : 'entries'} could not be read at activation: ${lines.join('; ')}${more}`,
+		'Every entry needs the baseline the activation poll takes, or a change made before a restart could go unreported. Activate again once they can be read (5 minutes later after a status U), or remove them from the set; split a set too large to read within one poll.',
+	);
 }
 
 /** The stage a failure has reached: 0 nothing to report yet, 1 its start, 2 every U repeat answered U. */
@@ -357,12 +405,12 @@ function quotaEntries(fn: IPollFunctions): EnteredEntry[] {
 	return (Array.isArray(rows) ? (rows as IDataObject[]) : []).map((row, i) => ({
 		where: `row ${i + 1}`,
 		fields: [
-			String(row.quotaAccumulationMethod ?? ''),
-			String(row.quotaAccumulationId ?? ''),
-			String(row.currency ?? ''),
-			...(row.quotaAccumulationMethod === METHOD_WITH_TRADE_TYPE ? [String(row.tradeType ?? '')] : []),
-			String(row.threshold ?? ''),
-		],
+			row.quotaAccumulationMethod,
+			row.quotaAccumulationId,
+			row.currency,
+			...(row.quotaAccumulationMethod === METHOD_WITH_TRADE_TYPE ? [row.tradeType] : []),
+			row.threshold,
+		].map((value) => String(value ?? '').trim()),
 	}));
 }
 
@@ -398,7 +446,7 @@ function customerEntries(fn: IPollFunctions): EnteredEntry[] {
 	const rows = (fn.getNodeParameter('customers', {}) as IDataObject).customer;
 	return (Array.isArray(rows) ? (rows as IDataObject[]) : []).map((row, i) => ({
 		where: `row ${i + 1}`,
-		fields: [String(row.customerId ?? '')],
+		fields: [String(row.customerId ?? '').trim()],
 	}));
 }
 

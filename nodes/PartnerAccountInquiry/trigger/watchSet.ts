@@ -12,6 +12,7 @@
  *   cannot read them all within its budget reads the others at the next ones.
  */
 import { ValidationError } from '../shared/core/errors';
+import { redactText } from '../shared/core/redaction';
 import { settle, settleSync, type Settled } from '../shared/core/flow/settle';
 import { isRecord } from './savedState';
 import { readBackoff, type UnknownBackoff } from './unknownBackoff';
@@ -51,6 +52,8 @@ export function checkSet<T>(
 	entries: EnteredEntry[],
 	parse: (entry: EnteredEntry) => T,
 	keyOf: (value: T) => string,
+	/** The values of an entry a message shows by their last four (a receiving or virtual account). */
+	masked: (entry: EnteredEntry) => string[] = () => [],
 ): Array<{ where: string; value: T }> {
 	const problems: string[] = [];
 	if (entries.length === 0) {
@@ -69,7 +72,8 @@ export function checkSet<T>(
 		const outcome = settleSync(() => parse(entry));
 		if (!outcome.ok) {
 			if (!(outcome.error instanceof ValidationError)) throw outcome.error;
-			problems.push(`${entry.where}: ${outcome.error.message}`);
+			// What was typed, quoted back: an account typed in any column is masked.
+			problems.push(`${entry.where}: ${redactText(outcome.error.message, [], masked(entry))}`);
 			continue;
 		}
 		const value = outcome.value;
@@ -187,15 +191,19 @@ export function dueOrder<S>(keys: readonly string[], state: SetState<S>, nowMs: 
 
 /**
  * Runs `read` over `keys` in order, `width` at a time, until `signal` aborts: no entry is started
- * after it, and one it cut short is left out. Returns the outcome of each entry read to the end.
+ * after it, and one it cut short is left out. Returns the outcome of each entry read to the end,
+ * and the entries it cut short although they had the whole budget (started at once): such an entry
+ * does not fit in a poll, which is a failure of its own, not a turn missed.
  */
 export async function readInTurn<T>(
 	keys: readonly string[],
 	width: number,
 	read: (key: string, signal: AbortSignal) => Promise<T>,
 	signal: AbortSignal,
-): Promise<Map<string, Settled<T>>> {
+): Promise<{ outcomes: Map<string, Settled<T>>; cutShort: Set<string> }> {
 	const outcomes = new Map<string, Settled<T>>();
+	/** Entries started at once, when the poll began (they had its whole budget), that it cut short. */
+	const cutShort = new Set<string>();
 	// One listener on the poll's signal, one signal of its own for each entry read: hundreds of
 	// entries would otherwise each add listeners to the one signal.
 	const running = new Set<AbortController>();
@@ -204,15 +212,17 @@ export async function readInTurn<T>(
 	let next = 0;
 	const worker = async () => {
 		while (next < keys.length && !signal.aborted) {
+			const first = next < width;
 			const key = keys[next++];
 			const controller = new AbortController();
 			running.add(controller);
 			const outcome = await settle(read(key, controller.signal));
 			running.delete(controller);
 			if (!signal.aborted) outcomes.set(key, outcome);
+			else if (first) cutShort.add(key);
 		}
 	};
 	await Promise.all(Array.from({ length: Math.max(1, Math.min(width, keys.length)) }, worker));
 	signal.removeEventListener('abort', stop);
-	return outcomes;
+	return { outcomes, cutShort };
 }

@@ -8,6 +8,7 @@
  * is cut, to any start of an answer's body that an error quotes (judgeAnswer.ts): a text is always
  * redacted whole and cut after, so a cut never leaves the start of a secret or an account behind.
  */
+import { isMaskedQuotaId } from './api/fields';
 import { BANK_DETAIL_FIELDS } from './api/identity';
 import { ApiResultError, PartnerError, TransientError } from './errors';
 
@@ -148,6 +149,25 @@ function repeatedValues(values: string[]): (text: string) => string {
 		return { value, pattern: new RegExp(alternatives.join('|'), 'giu') };
 	});
 	return (text) => patterns.reduce((out, { value, pattern }) => out.replace(pattern, () => maskAccount(value)), text);
+}
+
+/**
+ * Pasted quota subjects (Watch Many's text, one subject a line: method, ID, ...) as an error may
+ * show them: the ID of a receiving or virtual account by its last four, and any other
+ * account-like run masked (a column typed in the wrong place).
+ */
+export function maskSubjectsText(text: string): string {
+	return text
+		.split(/(\r\n|\r|\n)/)
+		.map((line) => {
+			const fields = line.split(/([,;\t])/);
+			if (fields.length >= 3 && isMaskedQuotaId(fields[0].trim().toUpperCase()) && fields[2].trim() !== '') {
+				const id = fields[2];
+				fields[2] = id.replace(id.trim(), maskAccount(id.trim()));
+			}
+			return maskAccountNumbers(fields.join(''));
+		})
+		.join('');
 }
 
 /** Full-width letters and digits (U+FF10..FF19, FF21..FF3A, FF41..FF5A) as ASCII; nothing else changes. */

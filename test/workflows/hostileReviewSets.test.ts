@@ -1,0 +1,221 @@
+/**
+ * What a hostile review of Watch Many (trigger/pollSet.ts, trigger/watchSet.ts) proved, each a
+ * defect now fixed, through n8n's engine against the simulator.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
+import { activateTrigger, n8nApp, sandboxCredentials, type N8nPoll, type PollerOptions } from '../../sandbox/engine';
+import { useSimulator } from './helpers';
+
+const { sim } = useSimulator();
+
+const MINUTE = 60_000;
+let offset = 0;
+const realNow = Date.now.bind(Date);
+beforeEach(() => {
+	offset = 0;
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+	forgetWrittenStates();
+});
+afterEach(() => jest.restoreAllMocks());
+
+type Poller = ReturnType<typeof activateTrigger>;
+function trigger(parameters: INodeParameters, staticData: IDataObject, extra: Partial<PollerOptions> = {}): Poller {
+	return activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, ...extra });
+}
+async function emitted(poller: Poller): Promise<IDataObject[] | null> {
+	const result = await poller.poll();
+	if (!result.ok) throw result.error;
+	return result.items?.map((item) => item.json) ?? null;
+}
+const row = (id: string, threshold = '') => ({
+	quotaAccumulationMethod: 'USER_ID',
+	quotaAccumulationId: id,
+	currency: 'USD',
+	threshold,
+});
+const below = (rows: IDataObject[], threshold = 100): INodeParameters => ({
+	event: 'quotaBelowThreshold',
+	watch: 'many',
+	threshold,
+	subjects: { subject: rows } as unknown as INodeParameters,
+});
+const customers = (ids: string[], event = 'beneficiaryAdded'): INodeParameters => ({
+	event,
+	watch: 'many',
+	customers: { customer: ids.map((customerId) => ({ customerId })) } as unknown as INodeParameters,
+});
+
+describe('Watch Many: what a hostile review proved', () => {
+	it('cap: 501 subjects already below at their baseline each alert once (the 501st on the next poll)', async () => {
+		const ids = Array.from({ length: 501 }, (_, i) => `U-B${i}`);
+		const poller = trigger(
+			below(
+				ids.map((id) => row(id)),
+				1_000_000,
+			),
+			{},
+		);
+		const seen: unknown[] = [];
+		for (let poll = 0; poll < 3; poll++) seen.push(...((await emitted(poller))?.map((e) => e.subject) ?? []));
+		expect(new Set(seen).size).toBe(501);
+		expect(seen).toHaveLength(501);
+	});
+
+	it('a customer row of spaces is refused, never read as the partner own list', async () => {
+		const result = await trigger(customers(['CUST_SMALL', '   ']), {}).poll();
+		const lists = sim().requests.filter((r) => r.path.includes('Beneficiar'));
+		expect(lists.filter((r) => !r.body.includes('"customerId"'))).toHaveLength(0);
+		expect(result.ok).toBe(false);
+	});
+
+	it('the same customer in two rows, once with a space, is refused as a repeat', async () => {
+		const result = await trigger(customers(['CUST_SMALL', 'CUST_SMALL ']), {}).poll();
+		expect(!result.ok && result.error.message).toMatch(/row 2 repeats row 1/);
+	});
+
+	it('the same customer in two rows, once with a space: one added beneficiary is one event', async () => {
+		const poller = trigger(customers(['CUST_SMALL', ' CUST_SMALL']), {});
+		const first = await poller.poll();
+		if (!first.ok) return; // refused: fine
+		const list = sim().beneficiaries('CUST_SMALL');
+		list.push({
+			...list[0],
+			referenceBeneficiaryId: 'REF-R25',
+			beneficiaryToken: Buffer.from('token:R25').toString('base64'),
+		});
+		const items = await emitted(poller);
+		expect(items).toHaveLength(1);
+	});
+
+	it('a list that never fits in the poll budget is reported, not skipped silently at every poll', async () => {
+		const state: IDataObject = {};
+		const ids = ['CUST_LARGE', 'CUST_SMALL'];
+		expect(await emitted(trigger(customers(ids), state))).toBeNull();
+		const list = sim().beneficiaries('CUST_LARGE');
+		list.push({
+			...list[0],
+			referenceBeneficiaryId: 'REF-R25B',
+			beneficiaryToken: Buffer.from('token:R25B').toString('base64'),
+		});
+		sim().setLatency(150);
+		const outcomes: string[] = [];
+		for (let poll = 0; poll < 6; poll++) {
+			offset += MINUTE;
+			const r = await trigger(customers(ids), state, { activation: 'update', pollBudgetMs: 400 }).poll();
+			outcomes.push(
+				r.ok ? (r.items ? r.items.map((i) => String(i.json.referenceBeneficiaryId)).join() : 'quiet') : r.error.message,
+			);
+		}
+		sim().setLatency(0);
+		expect(outcomes.some((o) => o.includes('REF-R25B') || o.includes('CUST_LARGE'))).toBe(true);
+	});
+
+	it('a pasted line with its columns in another order: the refusal names no account number whole', async () => {
+		const result = await trigger(
+			{
+				event: 'quotaBelowThreshold',
+				watch: 'many',
+				threshold: 100,
+				subjectsEntry: 'text',
+				subjectsText: '6222021234567890, RECEIVING_ACCOUNT, USD\nRECEIVING_ACCOUNT, USD, 6222021234567891',
+			},
+			{},
+		).poll();
+		expect(result.ok).toBe(false);
+		const message = result.ok ? '' : `${result.error.message} ${result.error.description ?? ''}`;
+		expect(message).toMatch(/line 1: .*line 2: /);
+		expect(message).not.toContain('6222021234567890');
+		expect(message).not.toContain('6222021234567891');
+	});
+
+	it('Connected Account ID from an expression that gives nothing is refused for a set, never read as your own account', async () => {
+		const result = await trigger(
+			{ ...below([row('U-B1'), row('U-B2')]), event: 'quotaChanged', options: { connectedAccountId: '={{ "  " }}' } },
+			{},
+		).poll();
+		expect(result.ok).toBe(false);
+		expect(sim().requests).toHaveLength(0);
+	});
+});
+
+describe.each(['emit', 'scheduler'] as const)(
+	'Watch Many: an entry that cannot be read at activation, saving %s',
+	(saving) => {
+		const subjects = (poll: N8nPoll | undefined) => {
+			if (poll?.error) return [`error: ${poll.error.message}`];
+			return poll?.items?.map((i) => String(i.subject)) ?? [];
+		};
+		it('a subject that failed at activation refuses the activation, naming it; activated again, a change across a restart is reported', async () => {
+			sim().addFault({
+				fault: 'answer',
+				operation: 'quota',
+				accumulationId: 'U-B61',
+				times: 1,
+				answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
+			});
+			const app = n8nApp({
+				parameters: { ...below([row('U-B60'), row('U-B61')]), event: 'quotaChanged' },
+				credentials: sandboxCredentials(sim().url),
+				saving,
+				forget: forgetWrittenStates,
+			});
+			expect(subjects(await app.activate())).toEqual([
+				'error: The workflow was not activated: 1 of the 2 watched entry could not be read at activation: USER_ID U-B61 USD (row 2): The API answered SYSTEM_ERROR: System error',
+			]);
+			// The baseline of every entry is taken by the activation poll, which n8n saves.
+			expect(subjects(await app.activate())).toEqual([]);
+			expect(subjects(await app.poll())).toEqual([]);
+			sim().setQuota('USER_ID', 'U-B61', '7');
+			const seen = [
+				...subjects(await app.restart()),
+				...subjects(await app.poll()),
+				...subjects(await app.poll()),
+				...subjects(await app.poll()),
+			];
+			expect(seen).toEqual(['USER_ID U-B61 USD']);
+		});
+		it('a customer that failed at activation refuses the activation; activated again, a beneficiary bound across a restart is reported', async () => {
+			sim().addFault({
+				fault: 'answer',
+				operation: 'list',
+				customerId: 'CUST_EMPTY',
+				times: 1,
+				answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
+			});
+			const app = n8nApp({
+				parameters: customers(['CUST_SMALL', 'CUST_EMPTY']),
+				credentials: sandboxCredentials(sim().url),
+				saving,
+				forget: forgetWrittenStates,
+			});
+			const refs = (poll: N8nPoll | undefined) =>
+				poll?.error
+					? [`error: ${poll.error.message}`]
+					: (poll?.items?.map((i) => String(i.referenceBeneficiaryId)) ?? []);
+			expect(refs(await app.activate())).toEqual([
+				expect.stringMatching(
+					/^error: The workflow was not activated: 1 of the 2 watched entry could not be read at activation: customer CUST_EMPTY \(row 2\)/,
+				),
+			]);
+			expect(refs(await app.activate())).toEqual([]);
+			expect(refs(await app.poll())).toEqual([]);
+			const small = sim().beneficiaries('CUST_SMALL');
+			sim()
+				.beneficiaries('CUST_EMPTY')
+				.push({
+					...small[0],
+					referenceBeneficiaryId: 'REF-R25E',
+					beneficiaryToken: Buffer.from('token:R25E').toString('base64'),
+				});
+			const seen = [
+				...refs(await app.restart()),
+				...refs(await app.poll()),
+				...refs(await app.poll()),
+				...refs(await app.poll()),
+			];
+			expect(seen).toEqual(['REF-R25E']);
+		});
+	},
+);
