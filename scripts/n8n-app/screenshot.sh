@@ -27,9 +27,15 @@ select_line "${SCREENSHOT_LINE:-2}"
 
 OUT="${1:-docs/node-parameters.png}"
 # With the default output, the examples are imported through the editor too and pictured beside it
-# (docs/example-<name>.png); SCREENSHOT_EXAMPLES=0 skips them.
+# (docs/example-<name>.png); SCREENSHOT_EXAMPLES=0 skips them, SCREENSHOT_EXAMPLES="examples/a.json ..."
+# pictures only those.
 EXAMPLES=""
-if [ "${SCREENSHOT_EXAMPLES:-1}" = 1 ]; then EXAMPLES="$(ls "$PWD"/examples/*.json)"; fi
+if [ "${SCREENSHOT_EXAMPLES:-1}" = 1 ]; then
+	EXAMPLES="$(ls "$PWD"/examples/*.json)"
+elif [ "$SCREENSHOT_EXAMPLES" != 0 ]; then
+	# A list of example files: only those are pictured.
+	EXAMPLES="$(for file in $SCREENSHOT_EXAMPLES; do realpath "$file"; done)"
+fi
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 PLAYWRIGHT_CORE_VERSION="${PLAYWRIGHT_CORE_VERSION:-1.65.1}"
 PLAYWRIGHT_DIR="$N8N_APP_CACHE_ROOT/playwright-core-$PLAYWRIGHT_CORE_VERSION"
