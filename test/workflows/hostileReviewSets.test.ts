@@ -2,50 +2,21 @@
  * What a hostile review of Watch Many (trigger/pollSet.ts, trigger/watchSet.ts) proved, each a
  * defect now fixed, through n8n's engine against the simulator.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
-import { activateTrigger, n8nApp, sandboxCredentials, type N8nPoll, type PollerOptions } from '../../sandbox/engine';
+import { n8nApp, sandboxCredentials, type N8nPoll } from '../../sandbox/engine';
 import { useSimulator } from './helpers';
+import { customerSet, emitted, later, quotaSet, subjectRow, triggerOf, useClock } from './pollerApp';
 
 const { sim } = useSimulator();
 
-const MINUTE = 60_000;
-let offset = 0;
-const realNow = Date.now.bind(Date);
-beforeEach(() => {
-	offset = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
-	forgetWrittenStates();
-});
-afterEach(() => jest.restoreAllMocks());
+useClock();
+const trigger = triggerOf(sim);
 
-type Poller = ReturnType<typeof activateTrigger>;
-function trigger(parameters: INodeParameters, staticData: IDataObject, extra: Partial<PollerOptions> = {}): Poller {
-	return activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, ...extra });
-}
-async function emitted(poller: Poller): Promise<IDataObject[] | null> {
-	const result = await poller.poll();
-	if (!result.ok) throw result.error;
-	return result.items?.map((item) => item.json) ?? null;
-}
-const row = (id: string, threshold = '') => ({
-	quotaAccumulationMethod: 'USER_ID',
-	quotaAccumulationId: id,
-	currency: 'USD',
-	threshold,
-});
-const below = (rows: IDataObject[], threshold = 100): INodeParameters => ({
-	event: 'quotaBelowThreshold',
-	watch: 'many',
-	threshold,
-	subjects: { subject: rows } as unknown as INodeParameters,
-});
-const customers = (ids: string[], event = 'beneficiaryAdded'): INodeParameters => ({
-	event,
-	watch: 'many',
-	customers: { customer: ids.map((customerId) => ({ customerId })) } as unknown as INodeParameters,
-});
+const row = subjectRow;
+const below = quotaSet;
+const customers = customerSet;
 
 describe('Watch Many: what a hostile review proved', () => {
 	it('cap: 501 subjects already below at their baseline each alert once (the 501st on the next poll)', async () => {
@@ -102,7 +73,7 @@ describe('Watch Many: what a hostile review proved', () => {
 		sim().setLatency(150);
 		const outcomes: string[] = [];
 		for (let poll = 0; poll < 6; poll++) {
-			offset += MINUTE;
+			later(1);
 			const r = await trigger(customers(ids), state, { activation: 'update', pollBudgetMs: 400 }).poll();
 			outcomes.push(
 				r.ok ? (r.items ? r.items.map((i) => String(i.json.referenceBeneficiaryId)).join() : 'quiet') : r.error.message,

@@ -1,8 +1,15 @@
 /** What the trigger tests under n8n's pollers share: a clock the tests move, the app, counts. */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
-import { n8nApp, sandboxCredentials, type N8nPoll, type N8nSaving } from '../../sandbox/engine';
+import {
+	activateTrigger,
+	n8nApp,
+	sandboxCredentials,
+	type N8nPoll,
+	type N8nSaving,
+	type PollerOptions,
+} from '../../sandbox/engine';
 import type { Simulator } from '../../sandbox/server';
 import { QUOTA } from './helpers';
 
@@ -33,3 +40,37 @@ export const U = { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown 
 export const BELOW = { event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 };
 export const CHANGED = { event: 'quotaChanged', ...QUOTA };
 export const SMALL = { options: { customerId: 'CUST_SMALL' } };
+
+export type Poller = ReturnType<typeof activateTrigger>;
+/** One poller of the trigger over `staticData`, against the simulator. */
+export function triggerOf(sim: () => Simulator) {
+	return (parameters: INodeParameters, staticData: IDataObject, extra: Partial<PollerOptions> = {}): Poller =>
+		activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, ...extra });
+}
+/** The items a poll emitted (null: none); a failed poll fails the test. */
+export async function emitted(poller: Poller): Promise<IDataObject[] | null> {
+	const result = await poller.poll();
+	if (!result.ok) throw result.error;
+	return result.items?.map((item) => item.json) ?? null;
+}
+
+/** Watch Many: a quota subject as a row (USER_ID, USD), its own threshold optional. */
+export const subjectRow = (id: string, threshold = '') => ({
+	quotaAccumulationMethod: 'USER_ID',
+	quotaAccumulationId: id,
+	currency: 'USD',
+	threshold,
+});
+/** Watch Many over quota subjects entered as rows (Quota Below Threshold, default threshold 100). */
+export const quotaSet = (rows: IDataObject[], threshold = 100): INodeParameters => ({
+	event: 'quotaBelowThreshold',
+	watch: 'many',
+	threshold,
+	subjects: { subject: rows } as unknown as INodeParameters,
+});
+/** Watch Many over customers entered as rows. */
+export const customerSet = (ids: string[], event = 'beneficiaryAdded'): INodeParameters => ({
+	event,
+	watch: 'many',
+	customers: { customer: ids.map((customerId) => ({ customerId })) } as unknown as INodeParameters,
+});

@@ -9,44 +9,19 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
 import { MAX_SET_SIZE } from '../../nodes/PartnerAccountInquiry/trigger/watchSet';
-import { activateTrigger, n8nApp, sandboxCredentials, type N8nPoll, type PollerOptions } from '../../sandbox/engine';
+import { n8nApp, sandboxCredentials, type N8nPoll } from '../../sandbox/engine';
 import { useSimulator } from './helpers';
+import { customerSet, emitted, later, quotaSet, subjectRow, triggerOf, useClock } from './pollerApp';
 
 const { sim } = useSimulator();
 
-const MINUTE = 60_000;
-let offset = 0;
-const realNow = Date.now.bind(Date);
-beforeEach(() => {
-	offset = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
-	forgetWrittenStates();
-});
-afterEach(() => jest.restoreAllMocks());
+useClock();
+const trigger = triggerOf(sim);
 
-type Poller = ReturnType<typeof activateTrigger>;
-function trigger(parameters: INodeParameters, staticData: IDataObject, extra: Partial<PollerOptions> = {}): Poller {
-	return activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, ...extra });
-}
-async function emitted(poller: Poller): Promise<IDataObject[] | null> {
-	const result = await poller.poll();
-	if (!result.ok) throw result.error;
-	return result.items?.map((item) => item.json) ?? null;
-}
 const quotaRequests = () => sim().requests.filter((r) => r.path.includes('AvailableQuota'));
 
-const row = (id: string, threshold = '') => ({
-	quotaAccumulationMethod: 'USER_ID',
-	quotaAccumulationId: id,
-	currency: 'USD',
-	threshold,
-});
-const below = (rows: IDataObject[], threshold = 100): INodeParameters => ({
-	event: 'quotaBelowThreshold',
-	watch: 'many',
-	threshold,
-	subjects: { subject: rows } as unknown as INodeParameters,
-});
+const row = subjectRow;
+const below = quotaSet;
 const asText = (text: string, event = 'quotaBelowThreshold'): INodeParameters => ({
 	event,
 	watch: 'many',
@@ -187,12 +162,12 @@ describe('many quota subjects in one trigger', () => {
 		const asked = () => quotaRequests().filter((r) => r.body.includes('U-B31')).length;
 		const before = asked();
 		for (let minute = 1; minute < 5; minute++) {
-			offset += MINUTE;
+			later(1);
 			setQuota('U-B30', String(100 + minute));
 			expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B30 USD']);
 		}
 		expect(asked()).toBe(before);
-		offset += MINUTE;
+		later(1);
 		expect(await emitted(poller)).toBeNull(); // asked again at 5 minutes: U, not reported again
 		expect(asked()).toBe(before + 1);
 	});
@@ -240,11 +215,7 @@ describe('many quota subjects in one trigger', () => {
 });
 
 describe('many customers in one trigger', () => {
-	const customers = (ids: string[]): INodeParameters => ({
-		event: 'beneficiaryChanged',
-		watch: 'many',
-		customers: { customer: ids.map((customerId) => ({ customerId })) } as unknown as INodeParameters,
-	});
+	const customers = (ids: string[]) => customerSet(ids, 'beneficiaryChanged');
 
 	it("a bank-detail change in one customer's list: one event, naming the customer, masked in version 2", async () => {
 		const state: IDataObject = {};
