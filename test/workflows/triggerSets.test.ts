@@ -282,6 +282,17 @@ describe('many customers in one trigger', () => {
 	});
 });
 
+describe('Fetch Test Event of a set', () => {
+	it('shows the first entry: a quota item naming its subject; a few beneficiaries naming their customer; nothing saved', async () => {
+		const state: IDataObject = {};
+		const quota = await emitted(trigger(quotaSet([subjectRow('U-B7'), subjectRow('U-B8')]), state, { mode: 'manual' }));
+		expect(quota?.map((e) => [e.subject, e.availableQuotaAmount])).toEqual([['USER_ID U-B7 USD', 7.01]]);
+		const sample = await emitted(trigger(customerSet(['CUST_SMALL', 'CUST_LARGE']), state, { mode: 'manual' }));
+		expect(sample?.map((e) => e._listedFor)).toEqual([1, 2, 3].map(() => ({ customerId: 'CUST_SMALL' })));
+		expect(state).toEqual({});
+	});
+});
+
 describe.each(['emit', 'scheduler', 'durable'] as const)('a set across n8n restarts, saving %s', (saving) => {
 	it('a change made across a restart is reported once per entry; a quiet set reports nothing', async () => {
 		const app = n8nApp({

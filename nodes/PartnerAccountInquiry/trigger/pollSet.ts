@@ -23,6 +23,7 @@ import {
 	type ListingQuestion,
 } from '../shared/endpoints/beneficiaries';
 import { buildQuotaRequest, getQuota, quotaQuestion, type QuotaQuestion } from '../shared/endpoints/quota';
+import type { QuotaRequest } from '../shared/core/api/validation';
 import { toNodeError } from '../shared/errorMapping';
 import { refuseEmptyAccountExpressions } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
@@ -107,9 +108,7 @@ export async function pollQuotaSet(
 			{ event, request, threshold, connectedAccountId: options.connectedAccountId ?? '' },
 			options,
 		);
-		const subject = [request.quotaAccumulationMethod, request.quotaAccumulationId, request.currency, request.tradeType]
-			.filter(Boolean)
-			.join(' ');
+		const subject = subjectOf(request);
 		const shownId = isMaskedField('quotaAccumulationId', request as unknown as IDataObject)
 			? maskAccount(request.quotaAccumulationId)
 			: request.quotaAccumulationId;
@@ -133,7 +132,7 @@ export async function pollQuotaSet(
 	if (manual) {
 		const [first] = watched;
 		const quota = await first.read(AbortSignal.timeout(SET_POLL_BUDGET_MS));
-		return [[{ json: { ...quota, event, subject: subjects[0].value.request.quotaAccumulationId } }]];
+		return [[{ json: { ...quota, event, subject: subjectOf(subjects[0].value.request) } }]];
 	}
 	return await pollSet(fn, staticData, 'quotaSet', questionOfSet(session, event, options), watched, start, (whole) => {
 		wholeHistory = whole;
@@ -212,6 +211,13 @@ export async function pollBeneficiarySet(
 		watched,
 		start,
 	);
+}
+
+/** How an item names its subject, for a Switch to route on: "USER_ID U-1001 USD" (the trade type last, for BENEFICIARY). */
+function subjectOf(request: QuotaRequest): string {
+	return [request.quotaAccumulationMethod, request.quotaAccumulationId, request.currency, request.tradeType]
+		.filter(Boolean)
+		.join(' ');
 }
 
 /** What every entry of a set shares: another event, filter, client ID or gateway starts every entry anew. */
