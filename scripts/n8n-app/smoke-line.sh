@@ -176,6 +176,11 @@ import_scenarios() {
 	if [ "$suffix" = "$BANK_ALERT_SESSION" ] && [ "$suffix" != L ]; then
 		SCENARIO_IDS="$SCENARIO_IDS $(node "$HERE/trigger/scenarios.mjs" bank-alert-workflow "$WORK/scenarios-$suffix" "$suffix")"
 	fi
+	# Watch Many (trigger version 2): in the sessions that run this version from their start; the
+	# default poller's session (L) runs the previous release until its restart, where it gets them.
+	if [ "$suffix" != L ]; then
+		SCENARIO_IDS="$SCENARIO_IDS $(node "$HERE/trigger/scenarios.mjs" sets-workflows "$WORK/scenarios-$suffix" "$suffix" "$quota_prefix")"
+	fi
 	n8n_must "import-scenarios-$suffix" import:workflow --separate --input="$WORK/scenarios-$suffix"
 	for id in $SCENARIO_IDS; do activate_workflow "$id"; done
 	SCENARIO_IDS=""
@@ -207,7 +212,17 @@ run_scenarios() {
 	say "trigger scenarios ($label): restarting n8n with the quota fallen again meanwhile"
 	stop_processes "$N8N_PID"
 	node "$HERE/trigger/scenarios.mjs" fall "$SIM_URL" "$quota_prefix" $bound
-	local bank_alert=""
+	local bank_alert="" sets=running
+	if [ "$suffix" = L ]; then
+		# Watch Many: imported and activated now, after the upgrade, for the version under test.
+		sets=restart
+		for id in $(node "$HERE/trigger/scenarios.mjs" sets-workflows "$WORK/sets-$suffix" "$suffix" "$quota_prefix"); do
+			SETS_IDS="${SETS_IDS:-} $id"
+		done
+		n8n_must "import-sets-$suffix" import:workflow --separate --input="$WORK/sets-$suffix"
+		for id in $SETS_IDS; do activate_workflow "$id"; done
+		SETS_IDS=""
+	fi
 	if [ "$suffix" = "$BANK_ALERT_SESSION" ]; then
 		bank_alert=running
 		if [ "$suffix" = L ]; then
@@ -227,7 +242,7 @@ run_scenarios() {
 		FAILURES=$((FAILURES + 1))
 		return
 	fi
-	verdict="$(SCENARIO_BANK_ALERT="$bank_alert" SCENARIO_BOUND_MEANWHILE="$bound" node "$HERE/trigger/scenarios.mjs" after-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix" "$label" $before)" || status=$?
+	verdict="$(SCENARIO_SETS="$sets" SCENARIO_N8N_URL="http://127.0.0.1:$N8N_PORT" SCENARIO_BANK_ALERT="$bank_alert" SCENARIO_BOUND_MEANWHILE="$bound" node "$HERE/trigger/scenarios.mjs" after-restart "$SIM_URL" "$N8N_APP_DIR" "$USER_FOLDER/.n8n/database.sqlite" "$suffix" "$quota_prefix" "$label" $before)" || status=$?
 	echo "$verdict" | tee -a "$RESULTS"
 	[ "$status" -eq 0 ] || FAILURES=$((FAILURES + 1))
 	if [ -n "${UPGRADE_TO:-}" ]; then

@@ -28,6 +28,15 @@
 //   node scripts/n8n-app/trigger/scenarios.mjs bank-alert-workflow <dir> <suffix>
 //     Writes the working copy of examples/bank-detail-change-alert.json (example-copy.mjs: its
 //     Slack node a stand-in, polling every tick), ID PaiScenBankAlert<suffix>, and prints its ID.
+//   node scripts/n8n-app/trigger/scenarios.mjs sets-workflows <dir> <suffix> <quota ID prefix>
+//     Writes two Watch Many triggers (version 2), IDs PaiScenSetsQuota<suffix> (Quota Below
+//     Threshold over <prefix>S1..S3) and PaiScenSetsCustomers<suffix> (Beneficiary Added over
+//     CUST_SMALL and CUST_EMPTY), and prints their IDs. With SCENARIO_SETS set ("restart": activated
+//     at this restart; "running": active before), after-restart also checks them live (checkSets):
+//     two subjects falling in one poll are one execution with both while a third fails (reported
+//     once, by the poll after, naming it); two customers binding a payee are one execution, each
+//     item naming its customer; a subject added to the active set (<prefix>S4, already below) alerts
+//     once and no other subject alerts again.
 //   node scripts/n8n-app/trigger/scenarios.mjs activation <simulator URL> <app dir> <database> <suffix> <n8n URL> <label>
 //     The workflow ActChanged (Beneficiary Changed on CUST_SMALL, imported inactive), driven as a
 //     user would through n8n's REST API (2.x): activated, a bank-detail change made at once (after
@@ -40,6 +49,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { workingCopy } from '../example-copy.mjs';
+import { restClient } from '../rest.mjs';
 
 // n8n 1.x polls as often as every 10 s when the seconds are listed ("*/10" is refused as "too
 // short"); 2.x refuses any poll time under a minute. SCENARIO_TICK_SECONDS says which (10 or 60).
@@ -297,10 +307,144 @@ async function checkBankAlert(appDir, databaseFile, suffix, label, change) {
 	return `ok   trigger ${label}: ${what}: a bank-detail change of ${before.referenceBeneficiaryId} started one execution (the poll after it none), one alert reached "Post to your Slack channel": "${want}"; no full account number, IBAN or token in the execution (${Math.round(extra / 1000)} s of waiting beyond the scenarios')`;
 }
 
+
+/** The Watch Many triggers, live: one over quota subjects, one over customers (version 2). */
+const SETS = ['SetsQuota', 'SetsCustomers'];
+const setsSubjects = (prefix, n) => Array.from({ length: n }, (_, i) => `USER_ID, ${prefix}S${i + 1}, USD`).join('\n');
+function writeSets(dir, suffix, prefix) {
+	mkdirSync(dir, { recursive: true });
+	const parameters = {
+		SetsQuota: { event: 'quotaBelowThreshold', watch: 'many', subjectsEntry: 'text', subjectsText: setsSubjects(prefix, 3), threshold: THRESHOLD, options: {} },
+		SetsCustomers: { event: 'beneficiaryAdded', watch: 'many', customersEntry: 'text', customersText: 'CUST_SMALL\nCUST_EMPTY', filters: {}, options: {} },
+	};
+	for (const [i, name] of SETS.entries()) {
+		const workflow = {
+			id: idOf(name, suffix),
+			name: `[live] Watch Many ${name} ${suffix}`,
+			active: false,
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				{
+					id: `c0a1c2d3-0000-4000-8000-20000000000${i}`,
+					name: 'Trigger',
+					type: 'n8n-nodes-partner-account-inquiry.partnerAccountInquiryTrigger',
+					typeVersion: 2,
+					position: [0, 0],
+					parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: CRON }] }, ...parameters[name] },
+					credentials: { partnerAccountInquiryApi: { id: 'PaiSmokeCred0001', name: 'Partner Account Inquiry API account' } },
+				},
+			],
+			connections: {},
+			pinData: {},
+		};
+		writeFileSync(join(dir, `${name}.json`), JSON.stringify(workflow, null, 2));
+	}
+	console.log(SETS.map((name) => idOf(name, suffix)).join(' '));
+}
+
+/** The items the trigger node emitted in an execution (its stored run data). */
+function triggerItems(appDir, execution) {
+	const run = createRequire(join(appDir, 'package.json'))('flatted').parse(execution.data);
+	return (run.resultData?.runData?.Trigger?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+}
+
+/** Adds a subject to the active SetsQuota workflow as the editor does: saved, and on 2.x published. */
+async function addSubject(n8nUrl, id, line) {
+	const rest = restClient(n8nUrl, 120_000);
+	await rest.signIn();
+	const got = await rest.call('GET', `/rest/workflows/${id}`);
+	if (got.status !== 200) throw new Error(`GET /rest/workflows/${id} answered ${got.status}`);
+	const workflow = got.data;
+	const nodes = workflow.nodes.map((node) =>
+		node.name === 'Trigger' ? { ...node, parameters: { ...node.parameters, subjectsText: `${node.parameters.subjectsText}\n${line}` } } : node,
+	);
+	const saved = await rest.call('PATCH', `/rest/workflows/${id}`, {
+		name: workflow.name,
+		nodes,
+		connections: workflow.connections,
+		settings: workflow.settings,
+		versionId: workflow.versionId,
+	});
+	if (saved.status !== 200) throw new Error(`PATCH /rest/workflows/${id} answered ${saved.status}: ${saved.text.slice(0, 200)}`);
+	// 2.x runs the published version: publishing the saved one is what the editor's Publish does.
+	if ('activeVersionId' in workflow) {
+		const published = await rest.call('POST', `/rest/workflows/${id}/activate`, { versionId: saved.data.versionId });
+		if (published.status !== 200) throw new Error(`POST /rest/workflows/${id}/activate answered ${published.status}: ${published.text.slice(0, 200)}`);
+	}
+}
+
+/** Watch Many, live (see the header): returns one ok/FAIL line per check. */
+async function checkSets(simulatorUrl, appDir, databaseFile, suffix, prefix, label, mode, n8nUrl) {
+	const ids = Object.fromEntries(SETS.map((name) => [name, idOf(name, suffix)]));
+	const read = async () => readExecutions(appDir, databaseFile, Object.values(ids));
+	const lines = [];
+	const check = (ok, what, seen) => lines.push(`${ok ? 'ok  ' : 'FAIL'} trigger ${label}: Watch Many live: ${what}${ok ? '' : ` (saw ${seen})`}`);
+	const show = (executions) => JSON.stringify(executions.map((x) => ({ id: x.id, status: x.status, items: x.status === 'success' ? triggerItems(appDir, x).map((j) => j.subject ?? `${j._listedFor?.customerId}:${j.referenceBeneficiaryId}`) : x.data.slice(0, 300) })));
+	// Activated at this restart: its baselines are taken by the poll at n8n's start.
+	if (mode === 'restart') await afterTicks(1);
+	const before = await read();
+	const seenBefore = Object.fromEntries(SETS.map((name) => [name, before[ids[name]].length]));
+	const since = (e, name) => e[ids[name]].slice(seenBefore[name]);
+	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${prefix}S1`, value: '900000' });
+	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${prefix}S2`, value: '500000' });
+	await admin(simulatorUrl, 'add-fault', {
+		fault: 'answer',
+		operation: 'quota',
+		accumulationId: `${prefix}S3`,
+		answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
+	});
+	await admin(simulatorUrl, 'add-beneficiary', { customerId: 'CUST_SMALL', referenceBeneficiaryId: `REF-SETS-${suffix}-1` });
+	await admin(simulatorUrl, 'add-beneficiary', { customerId: 'CUST_EMPTY', referenceBeneficiaryId: `REF-SETS-${suffix}-2` });
+	// The poll that sees them, then the one that reports the failure (a repeat would show in the next check).
+	await afterTicks(2);
+	const e = await read();
+	const quota = since(e, 'SetsQuota');
+	const subjects = (x) => triggerItems(appDir, x).map((j) => j.subject).sort();
+	const failures = quota.filter((x) => x.status !== 'success');
+	check(
+		quota.length === 2 &&
+			quota[0].status === 'success' &&
+			JSON.stringify(subjects(quota[0])) === JSON.stringify([`USER_ID ${prefix}S1 USD`, `USER_ID ${prefix}S2 USD`]) &&
+			failures.length === 1 &&
+			failures[0].data.includes(`USER_ID ${prefix}S3 USD`) &&
+			failures[0].data.includes('SYSTEM_ERROR'),
+		`two subjects below in one poll are one execution with both, while a third fails (SYSTEM_ERROR); the failure is one failed execution, by the poll after, naming ${prefix}S3`,
+		show(quota),
+	);
+	const customers = since(e, 'SetsCustomers');
+	const bound = customers[0] ? triggerItems(appDir, customers[0]).map((j) => `${j._listedFor?.customerId}:${j.referenceBeneficiaryId}`).sort() : [];
+	check(
+		customers.length === 1 &&
+			customers[0].status === 'success' &&
+			JSON.stringify(bound) === JSON.stringify([`CUST_EMPTY:REF-SETS-${suffix}-2`, `CUST_SMALL:REF-SETS-${suffix}-1`]),
+		'two customers each bound a payee: one execution, each item naming its customer (_listedFor)',
+		show(customers),
+	);
+	// A subject added to the active workflow, already below: its alert once, the others not again.
+	const seenAdd = (await read())[ids.SetsQuota].length;
+	try {
+		await addSubject(n8nUrl, ids.SetsQuota, `USER_ID, ${prefix}S4, USD`);
+	} catch (error) {
+		check(false, 'a subject added to the active workflow', error.message);
+		return lines;
+	}
+	await afterTicks(2);
+	const added = (await read())[ids.SetsQuota].slice(seenAdd);
+	check(
+		added.length === 1 && added[0].status === 'success' && JSON.stringify(subjects(added[0])) === JSON.stringify([`USER_ID ${prefix}S4 USD`]),
+		`a subject added to the active workflow (${prefix}S4, below from the start): one alert for it; ${prefix}S1 and ${prefix}S2, still below, not again; ${prefix}S3, still failing, not reported again`,
+		show(added),
+	);
+	return lines;
+}
+
 const [command, ...args] = process.argv.slice(2);
 if (command === 'workflows') {
 	const [dir, suffix, quotaPrefix] = args;
 	writeWorkflows(dir, suffix, quotaPrefix);
+} else if (command === 'sets-workflows') {
+	const [dir, suffix, quotaPrefix] = args;
+	writeSets(dir, suffix, quotaPrefix);
 } else if (command === 'bank-alert-workflow') {
 	const [dir, suffix] = args;
 	writeBankAlert(dir, suffix);
@@ -314,6 +458,9 @@ if (command === 'workflows') {
 	const [simulatorUrl, quotaPrefix] = args;
 	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}1`, value: '1250000' });
 	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}2`, value: '0' });
+	// Watch Many's subjects: S1..S3 at 12,500 USD, S4 (added later) at 0.
+	for (const n of [1, 2, 3]) await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}S${n}`, value: '1250000' });
+	await admin(simulatorUrl, 'set-quota', { method: 'USER_ID', id: `${quotaPrefix}S4`, value: '0' });
 } else if (command === 'before-restart' || command === 'after-restart') {
 	const [simulatorUrl, appDir, databaseFile, suffix, quotaPrefix, label] = args;
 	const ids = Object.fromEntries([...Object.keys(scenarios(quotaPrefix)), 'Scheduled'].map((name) => [name, idOf(name, suffix)]));
@@ -352,6 +499,12 @@ if (command === 'workflows') {
 		// beside the waits below (checked after them).
 		const bankAlert = process.env.SCENARIO_BANK_ALERT ? changeForBankAlert(simulatorUrl, process.env.SCENARIO_BANK_ALERT) : undefined;
 		bankAlert?.catch(() => {});
+		// Watch Many, when active in this session: beside the waits below too.
+		const sets = process.env.SCENARIO_SETS
+			? checkSets(simulatorUrl, appDir, databaseFile, suffix, quotaPrefix, label, process.env.SCENARIO_SETS, process.env.SCENARIO_N8N_URL).catch(
+					(error) => [`FAIL trigger ${label}: Watch Many live: ${error.message}`],
+				)
+			: undefined;
 		await waitFor(read, (e) => count(e, 'QuotaFalls') >= 2, 2 * TICK_SECONDS + 60);
 		// One more poll: nothing may be repeated.
 		await afterTicks(1);
@@ -423,6 +576,7 @@ if (command === 'workflows') {
 				),
 			);
 		}
+		if (sets) lines.push(...(await sets));
 		console.log(lines.join('\n'));
 		process.exit(lines.some((line) => line.startsWith('FAIL')) ? 1 : 0);
 	}
@@ -466,6 +620,6 @@ if (command === 'workflows') {
 	console.log(lines.join('\n'));
 	process.exit(lines.some((line) => line.startsWith('FAIL')) ? 1 : 0);
 } else {
-	console.error('usage: scenarios.mjs workflows|bank-alert-workflow|setup|before-restart|fall|after-restart|activation ...');
+	console.error('usage: scenarios.mjs workflows|bank-alert-workflow|sets-workflows|setup|before-restart|fall|after-restart|activation ...');
 	process.exit(2);
 }
