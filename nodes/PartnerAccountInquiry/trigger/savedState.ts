@@ -4,13 +4,12 @@
  * state is used only after its header says it is one of this version and kind for this question;
  * another question starts anew silently, damage starts anew with a warning (trigger/poll.ts).
  */
-import { createHash } from 'node:crypto';
-
 import { canonical } from '../shared/core/api/identity';
+import { sha256Base64 } from '../shared/core/sha256';
 
 /** The first `chars` characters of the Base64 SHA-256 of `text`: a longer digest starts with every shorter one. */
 export function digest(text: string, chars: number): string {
-	return createHash('sha256').update(text).digest('base64').slice(0, chars);
+	return sha256Base64(text).slice(0, chars);
 }
 
 /** A question's fingerprint: the same parameters give the same digest, whatever the key order. */

@@ -22,14 +22,12 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /** JSON with the keys of every object sorted: equal values, equal text, whatever the order of their fields. */
 export function canonical(value: unknown): string {
+	if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
 	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.entries(value as Item)
-			.filter(([, v]) => v !== undefined)
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
+	const entries = Object.entries(value as Item)
+		.filter(([, v]) => v !== undefined)
+		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
 }
 
 /**

@@ -25,9 +25,8 @@
  * must agree are the pages asked for: a list that grows or shrinks beyond them (its total count)
  * does not make them disagree.
  */
-import { createHash } from 'node:crypto';
-
 import { ListingChangedError } from '../errors';
+import { sha256Base64 } from '../sha256';
 import { checkFirstPage, checkPage, pageContent, type Seen } from './pageChecks';
 import type { RequestScheduler } from './scheduler';
 import { settle } from './settle';
@@ -117,6 +116,8 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 		const toConfirm = reading.pages.length > 1 && (options.confirm || reading.repeat !== undefined);
 		if (!toConfirm) return { ...reading, stats };
 		if (read === 1 && reading.repeat === undefined && options.settled?.(reading.items)) return { ...reading, stats };
+		// Only a read to be compared with another is digested (not one the caller settled).
+		reading.digests = reading.pages.map((page) => pageDigest(page.items, options.keyOf));
 		if (previous) {
 			const difference = firstDifference(previous, reading, options.limit !== undefined);
 			if (difference === undefined) return { ...reading, stats };
@@ -132,7 +133,7 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 interface Reading<T> {
 	items: T[];
 	pages: Array<Page<T>>;
-	/** A digest of each page's items, in order: what two reads are compared by. */
+	/** A digest of each page's items, in order: what two reads are compared by (set once it is to be compared). */
 	digests: string[];
 	/** Where an entry came back on a second page, if one did: to be confirmed by the next read. */
 	repeat?: string;
@@ -153,10 +154,7 @@ function firstDifference<T>(before: Reading<T>, after: Reading<T>, limited: bool
 }
 
 /** A page's digest, whatever the order of its entries (pageChecks.ts pageContent). */
-const pageDigest = <T>(items: T[], keyOf: (item: T) => string): string =>
-	createHash('sha256')
-		.update(pageContent(items.map(keyOf)))
-		.digest('base64');
+const pageDigest = <T>(items: T[], keyOf: (item: T) => string): string => sha256Base64(pageContent(items.map(keyOf)));
 
 async function readOnce<T>(
 	options: ReadListingOptions<T>,
@@ -218,12 +216,8 @@ async function readPages<T>(
 		read.push(page);
 		items.push(...page.items);
 	}
-	const digests =
-		(options.confirm || seen.repeat) && pagesToRead > 1
-			? read.map((page) => pageDigest(page.items, options.keyOf))
-			: [];
 	const kept = options.limit === undefined ? items : items.slice(0, options.limit);
-	return { items: kept, pages: read, digests, repeat: seen.repeat };
+	return { items: kept, pages: read, digests: [], repeat: seen.repeat };
 }
 
 /**

@@ -21,10 +21,9 @@
  * that is after 100,000 other answers within that tolerance (over 300 per second for the default
  * 300 s). In queue mode each worker remembers its own answers.
  */
-import { createHash } from 'node:crypto';
-
 import { NUMBER_OPTIONS } from '../api/fields';
 import { ResponseVerificationError } from '../errors';
+import { sha256Base64 } from '../sha256';
 
 export const MAX_REMEMBERED = 100_000;
 /** How long after its response-time an answer is remembered: the longest tolerance any credential may set. */
@@ -59,9 +58,7 @@ export class ReplayGuard {
 	accept(gateway: string, clientId: string, responseId: string, responseTimeMs: number, nowMs: number): void {
 		this.forgetStale(nowMs);
 		const staleAfterMs = responseTimeMs + this.retentionMs;
-		const key = createHash('sha256')
-			.update(JSON.stringify([gateway, clientId, responseId]))
-			.digest('base64');
+		const key = sha256Base64(JSON.stringify([gateway, clientId, responseId]));
 		if (this.seen.has(key)) {
 			throw new ResponseVerificationError(
 				'replayed-response',
