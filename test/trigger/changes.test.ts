@@ -1,13 +1,16 @@
 import {
 	baseline,
+	comparedWith,
 	diffBeneficiaries,
 	readBeneficiaryState,
 	SUMMARY_FIELDS,
+	type BeneficiaryState,
 } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import { quotaEvent, readQuotaState, type QuotaState } from '../../nodes/PartnerAccountInquiry/trigger/quotaState';
 import { questionDigest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { createCustomers } from '../../sandbox/data';
+import { STATE_V3 } from '../fixtures/previousTriggerStates';
 
 const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
 const b = (token: string, fields: Record<string, unknown> = {}) => ({
@@ -138,6 +141,64 @@ describe('one beneficiary, whatever its bank details', () => {
 	it('the state keeps no bank details and no token, whatever the identity', () => {
 		const text = JSON.stringify(baseline('q', [payee('tok-secret-1', 'R1'), payee('tok-secret-2', undefined)]));
 		expect(text).not.toMatch(/tok-secret|acct-/);
+	});
+});
+
+describe('a first read that holds the saved state (one read for a quiet poll)', () => {
+	// The definition: the full diff finds no event of any kind and leaves the state exactly as it was.
+	const holdsByDiff = (state: BeneficiaryState, list: Array<Record<string, unknown>>) => {
+		const { events, next } = diffBeneficiaries(state, list, ALL, Number.POSITIVE_INFINITY);
+		return events.length === 0 && JSON.stringify(next) === JSON.stringify(state);
+	};
+	const ref = (token: string, fields: Record<string, unknown> = {}) =>
+		b(token, { referenceBeneficiaryId: `ref-${token}`, bankAccountNo: `0000${token}1234`, ...fields });
+	const list = [ref('a'), ref('b', { nickname: 'B' }), b('c'), ref('a', { currency: 'EUR' }), { status: 'X' }];
+	const state = baseline('q', list);
+	const swap = <T>(xs: T[], i: number, j: number) => xs.map((x, k) => (k === i ? xs[j] : k === j ? xs[i] : x));
+	const v3 = readBeneficiaryState(STATE_V3.state, 'q-v3').state as BeneficiaryState;
+	// Saved by an earlier poll, before a column was added: its first entry is shorter than the columns.
+	const full = baseline('q', [b('a'), b('b', { extra: 1 })]);
+	const [first] = Object.keys(full.entries);
+	const grown = { ...full, entries: { ...full.entries, [first]: baseline('q', [b('a')]).entries[first] } };
+	it.each([
+		['the same list', state, list, true],
+		[
+			'the same entries, fields in another order',
+			state,
+			list.map((x) => Object.fromEntries(Object.entries(x).reverse())),
+			true,
+		],
+		[
+			'a field it lacked, present as null',
+			state,
+			[list[0], list[1], { ...list[2], nickname: null }, ...list.slice(3)],
+			true,
+		],
+		['a field no entry had, present as null', state, [{ ...list[0], bankName: null }, ...list.slice(1)], false],
+		['one field changed', state, [ref('a', { status: 'INACTIVE' }), ...list.slice(1)], false],
+		[
+			'a new bank account with the same last four',
+			state,
+			[ref('a', { bankAccountNo: '99991234' }), ...list.slice(1)],
+			false,
+		],
+		['a field added', state, [{ ...list[0], extra: 1 }, ...list.slice(1)], false],
+		['one removed', state, list.slice(1), false],
+		['one added', state, [...list, b('d')], false],
+		['two entries swapped', state, swap(list, 0, 1), false],
+		['two entries of one reference ID swapped', state, swap(list, 0, 3), false],
+		['an entry repeated in place of another', state, [list[0], list[0], ...list.slice(2)], false],
+		['a migrated state (shorter digests, no tails)', v3, STATE_V3.list, false],
+		['the same list, a state whose first entry predates a column', grown, [b('a'), b('b', { extra: 1 })], false],
+		['a list whose later entries bring fields', full, [b('a'), b('b', { extra: 1 })], true],
+	])('%s: as the full diff says (%s)', (_, saved, current, expected) => {
+		expect(holdsByDiff(saved, current)).toBe(expected);
+		const compared = comparedWith(saved);
+		expect(compared.settled(current)).toBe(expected);
+		// A read that held is not compared again: its diff is known.
+		const diff = compared.diff(current, ALL, 500);
+		expect(diff.events).toEqual(diffBeneficiaries(saved, current, ALL, 500).events);
+		if (expected) expect(diff.next).toBe(saved);
 	});
 });
 

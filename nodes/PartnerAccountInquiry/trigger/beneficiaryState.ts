@@ -40,8 +40,8 @@ export const SUMMARY_FIELDS: readonly string[] = [...KEPT_BY_VALUE, ...KEPT_BY_T
 /**
  * One entry, packed small: [digests, ...summary]. `digests` is WHOLE_CHARS of the whole entry,
  * then one digest per column of the state's `fields`, each of its column's width ("." repeated
- * for a field the entry lacks; entries made before a field was first seen are shorter, and lack
- * it). `summary` holds the SUMMARY_FIELDS values in that order (null where absent).
+ * for a field the entry lacks; an entry saved before a field was first seen, by an earlier poll
+ * or release, is shorter and lacks it). `summary` holds the SUMMARY_FIELDS values in that order (null where absent).
  */
 export type Entry = [digests: string, ...summary: Scalar[]];
 
@@ -83,12 +83,22 @@ export const groupOfKey = (key: string) => key.split('~')[0];
 /** The state's entries' layout: where each column's digest starts. */
 export class Columns {
 	private readonly offsets: number[] = [];
+	private readonly names: ReadonlySet<string>;
+	/** The length of the digests of an entry that has a column for every field. */
+	readonly width: number;
 	constructor(readonly fields: string[]) {
 		let at = WHOLE_CHARS;
 		for (const field of fields) {
 			this.offsets.push(at);
 			at += columnWidth(field);
 		}
+		this.width = at;
+		this.names = new Set(fields);
+	}
+
+	/** Whether the field has a column. */
+	has(field: string): boolean {
+		return this.names.has(field);
 	}
 
 	/** The digest of column `i` in an entry's digests, or undefined when the entry lacks the field. */
@@ -116,26 +126,66 @@ export class Columns {
 }
 
 /**
- * The packed entry of one beneficiary; adds the fields it brings to the state's columns first. A
- * field present as null is the same as a field absent (the API leaves out what it does not know).
+ * The state's columns for a list: its fields, then each field the list brings, in first-seen order.
+ * Every entry of a poll is packed with all of them, so that reading the same list again packs each
+ * entry as it was saved (entryHolds).
  */
-export function entryOf(beneficiary: Record<string, unknown>, fields: string[]): Entry {
-	for (const name of Object.keys(beneficiary)) if (!fields.includes(name)) fields.push(name);
-	const known = Object.fromEntries(Object.entries(beneficiary).filter(([, value]) => value !== null));
-	const perField = fields
-		.map((name) => {
-			const width = columnWidth(name);
-			return Object.hasOwn(known, name) ? digest(canonical(known[name]), width) : ABSENT.repeat(width);
-		})
-		.join('');
-	const summary = SUMMARY_FIELDS.map((name) => {
+export function columnsFor(fields: readonly string[], list: Array<Record<string, unknown>>): string[] {
+	const grown = [...fields];
+	const known = new Set(fields);
+	for (const item of list) {
+		for (const name of Object.keys(item)) {
+			if (known.has(name)) continue;
+			known.add(name);
+			grown.push(name);
+		}
+	}
+	return grown;
+}
+
+/**
+ * The packed entry of one beneficiary, a digest per column of `fields` (which name every field it
+ * has: columnsFor). A field present as null is the same as a field absent (the API leaves out what
+ * it does not know).
+ */
+export function entryOf(beneficiary: Record<string, unknown>, fields: readonly string[]): Entry {
+	let digests = digest(canonical(knownFields(beneficiary)), WHOLE_CHARS);
+	for (const name of fields) {
+		const value = Object.hasOwn(beneficiary, name) ? beneficiary[name] : null;
+		const width = columnWidth(name);
+		digests += value === null ? ABSENT.repeat(width) : digest(canonical(value), width);
+	}
+	return [digests, ...summaryValues(beneficiary)];
+}
+
+/**
+ * Whether `entryOf(beneficiary, columns.fields)` would give `saved` again, leaving the columns as
+ * they are, without working out a digest per field: the whole entry's digest decides whether an
+ * entry changed (beneficiaryDiff.ts changedFields), so an equal one has equal field digests. A
+ * saved entry shorter than today's columns, or migrated with shorter digests, is not the same.
+ */
+export function entryHolds(saved: Entry, beneficiary: Record<string, unknown>, columns: Columns): boolean {
+	const [digests, ...summary] = saved;
+	if (digests.length !== columns.width || digests.includes(SHORT)) return false;
+	if (Object.keys(beneficiary).some((name) => !columns.has(name))) return false;
+	const values = summaryValues(beneficiary);
+	if (values.some((value, i) => value !== summary[i])) return false;
+	return digests.startsWith(digest(canonical(knownFields(beneficiary)), WHOLE_CHARS));
+}
+
+/** A field present as null is the same as a field absent (the API leaves out what it does not know). */
+const knownFields = (beneficiary: Record<string, unknown>) =>
+	Object.fromEntries(Object.entries(beneficiary).filter(([, value]) => value !== null));
+
+/** The SUMMARY_FIELDS values an entry keeps: short fields as they are, bank details by their last four. */
+function summaryValues(beneficiary: Record<string, unknown>): Scalar[] {
+	return SUMMARY_FIELDS.map((name) => {
 		const value = beneficiary[name];
 		if (!KEPT_BY_TAIL.includes(name)) return isScalar(value) ? value : null;
 		return (typeof value === 'string' || typeof value === 'number') && value !== ''
 			? maskAccount(String(value)).slice(ACCOUNT_MASK.length)
 			: null;
 	});
-	return [digest(canonical(known), WHOLE_CHARS) + perField, ...summary];
 }
 
 /** Whether an entry's whole digest says if it changed (a migrated one may not: then its fields do). */
@@ -152,6 +202,9 @@ export function summaryOf(entry: Entry): Record<string, Scalar> {
 	return summary;
 }
 
+/** The state key of the n-th entry of a group (counting from 1). */
+export const entryKey = (group: string, n: number) => (n === 1 ? group : `${group}~${n}`);
+
 /** State keys for entries listed by group digest: the first of a group its digest, the n-th `digest~n`. */
 export function keyed(groups: Array<[group: string, entry: Entry]>): Record<string, Entry> {
 	const entries: Record<string, Entry> = {};
@@ -159,7 +212,7 @@ export function keyed(groups: Array<[group: string, entry: Entry]>): Record<stri
 	for (const [group, entry] of groups) {
 		const n = (uses.get(group) ?? 0) + 1;
 		uses.set(group, n);
-		entries[n === 1 ? group : `${group}~${n}`] = entry;
+		entries[entryKey(group, n)] = entry;
 	}
 	return entries;
 }

@@ -24,7 +24,7 @@ import {
 	refuseEmptyExpression,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
-import { baseline, diffBeneficiaries, holdsState, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
+import { baseline, comparedWith, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
 import { quotaEvent, readQuotaState } from './quotaState';
 import { questionDigest, type StateReading } from './savedState';
 import {
@@ -78,18 +78,16 @@ export async function pollBeneficiaries(
 	const book = openBook(fn, staticData, start);
 	const reading = readBeneficiaryState(staticData.state, digest, askedBefore);
 	// A first read that is the saved list as it was needs no confirming read: a quiet poll costs one read.
-	const held = reading.state;
-	const settled = held ? (items: IDataObject[]) => holdsState(held, items) : undefined;
-	const read = wholeListRead(fn, session, { ...question, settled });
+	const compared = reading.state ? comparedWith(reading.state) : undefined;
+	const read = wholeListRead(fn, session, { ...question, settled: compared?.settled });
 	const current = await withinBackoff(fn, staticData, digest, read, book);
 	if (current === SKIPPED) return null;
-	const saved = savedState(fn, reading);
-	if (!saved) {
+	if (!savedState(fn, reading) || !compared) {
 		staticData.state = baseline(digest, current) as unknown as IDataObject;
 		book.write(true);
 		return null;
 	}
-	const { events, next } = diffBeneficiaries(saved, current, new Set([event]), MAX_EVENTS_PER_POLL);
+	const { events, next } = compared.diff(current, new Set([event]), MAX_EVENTS_PER_POLL);
 	staticData.state = next as unknown as IDataObject;
 	book.write(events.length === 0);
 	if (events.length === 0) return null;

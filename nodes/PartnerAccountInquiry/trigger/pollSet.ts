@@ -27,8 +27,13 @@ import type { QuotaRequest } from '../shared/core/api/validation';
 import { toNodeError } from '../shared/errorMapping';
 import { refuseEmptyAccountExpressions } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
-import { baseline, diffBeneficiaries, holdsState, MAX_EVENTS_PER_POLL, readBeneficiaryState } from './beneficiaryDiff';
-import type { BeneficiaryState } from './beneficiaryState';
+import {
+	baseline,
+	comparedWith,
+	MAX_EVENTS_PER_POLL,
+	readBeneficiaryState,
+	type BeneficiaryState,
+} from './beneficiaryDiff';
 import type { BeneficiaryEvent, QuotaEvent } from './events';
 import {
 	openBook,
@@ -161,26 +166,22 @@ export async function pollBeneficiarySet(
 	const watched = customers.map(
 		({ where, value: { customerId, question } }): Watched<IDataObject[], BeneficiaryState> => {
 			const [key, askedBefore] = watchedDigest(session, { event, filters, customerId }, options);
-			let held: BeneficiaryState | undefined;
+			// The saved state this poll compares with, read before the read (see pollSet).
+			let compared: ReturnType<typeof comparedWith> | undefined;
 			return {
 				key,
 				where,
 				label: `customer ${customerId}`,
 				readState: (saved) => {
 					const reading = readBeneficiaryState(saved, key, askedBefore);
-					held = reading.state;
+					compared = reading.state ? comparedWith(reading.state) : undefined;
 					return reading;
 				},
 				// A first read that is the saved list as it was needs no confirming read.
-				read: async (signal) =>
-					await listBeneficiaries(
-						session,
-						{ ...question, settled: held ? (items) => holdsState(held as BeneficiaryState, items) : undefined },
-						signal,
-					),
+				read: async (signal) => await listBeneficiaries(session, { ...question, settled: compared?.settled }, signal),
 				compare: (saved, list, cap) => {
-					if (!saved) return { events: [], next: baseline(key, list) };
-					const { events, next } = diffBeneficiaries(saved, list, wanted, cap);
+					if (!saved || !compared) return { events: [], next: baseline(key, list) };
+					const { events, next } = compared.diff(list, wanted, cap);
 					return {
 						events: events.map(({ beneficiary, changes }) =>
 							shown({
@@ -267,10 +268,16 @@ async function pollSet<R, S>(
 		: Math.min(SET_POLL_BUDGET_MS, n8nBudgetMs ?? Number.POSITIVE_INFINITY);
 	const budget = AbortSignal.timeout(Math.max(1, budgetMs));
 	// Entries in progress at once: enough to keep the scheduler's width busy while lists wait for their first page.
+	// Each read is compared as it arrives, while the others' requests are out (a baseline of 250
+	// beneficiaries is milliseconds of work); the cap on events is applied below, in the set's order.
 	const { outcomes, cutShort } = await readInTurn(
 		order,
 		SET_POLL_CONCURRENCY * 4,
-		async (key, signal) => await (byKey.get(key) as Watched<R, S>).read(signal),
+		async (key, signal) => {
+			const entry = byKey.get(key) as Watched<R, S>;
+			const value = await entry.read(signal);
+			return { value, compared: entry.compare(saved.get(key), value, Number.POSITIVE_INFINITY) };
+		},
 		budget,
 	);
 
@@ -289,11 +296,11 @@ async function pollSet<R, S>(
 		record.readAt = set.turn;
 		if (outcome.ok) {
 			delete record.failure;
-			const { events: found, next } = entry.compare(
-				saved.get(entry.key),
-				outcome.value,
-				MAX_EVENTS_PER_POLL - events.length,
-			);
+			const cap = MAX_EVENTS_PER_POLL - events.length;
+			// Compared without a cap: the same as with one that it fits in (compare emits the first `cap`).
+			const { value, compared } = outcome.value;
+			const { events: found, next } =
+				compared.events.length <= cap ? compared : entry.compare(saved.get(entry.key), value, cap);
 			events.push(...found);
 			if (next === undefined) delete record.state;
 			else record.state = next;
