@@ -571,6 +571,8 @@ interface PollRun {
 	events: number;
 	/** The heap's peak during the poll above what it was before, in MiB. */
 	heapMb: number;
+	/** Processor time of this process (the trigger's; the simulator runs in its own) during the poll. */
+	cpuMs: number;
 }
 
 /** Runs one poll, sampling the heap, and counts the simulator's requests. */
@@ -584,11 +586,32 @@ async function timedPoll(url: string, poll: () => Promise<number>): Promise<Poll
 		peak = Math.max(peak, process.memoryUsage().heapUsed);
 	}, 5);
 	const started = performance.now();
+	const cpuBefore = process.cpuUsage();
 	const events = await poll();
 	const ms = performance.now() - started;
+	const cpu = process.cpuUsage(cpuBefore);
 	clearInterval(sampler);
 	peak = Math.max(peak, process.memoryUsage().heapUsed);
-	return { ms, requests: (await requestsSoFar()) - before, events, heapMb: (peak - heapBefore) / 2 ** 20 };
+	return {
+		ms,
+		requests: (await requestsSoFar()) - before,
+		events,
+		heapMb: (peak - heapBefore) / 2 ** 20,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+	};
+}
+
+/** Runs of each set poll but the 500 single triggers (27 s): the fastest is shown, as for the runs above. */
+const SET_RUNS = 3;
+
+/** The fastest of `n` runs, one after another: the machine's own noise only ever adds time. */
+async function bestOf(n: number, run: () => Promise<PollRun>): Promise<PollRun> {
+	let best: PollRun | undefined;
+	for (let i = 0; i < n; i++) {
+		const result = await run();
+		if (!best || result.ms < best.ms) best = result;
+	}
+	return best as PollRun;
 }
 
 const SET_SUBJECTS = 500;
@@ -614,10 +637,16 @@ async function watchedSets(): Promise<Array<[string, boolean]>> {
 	const runs: Record<string, PollRun> = {};
 	try {
 		const quotaSet = { event: 'quotaChanged', watch: 'many', subjectsEntry: 'text', subjectsText };
-		const quotaState = {};
+		let quotaState = {};
 		await events(poller(quotaSet, {})); // warm-up
-		runs.quotaBaseline = await timedPoll(url, async () => await events(poller(quotaSet, quotaState)));
-		runs.quotaQuiet = await timedPoll(url, async () => await events(poller(quotaSet, quotaState)));
+		runs.quotaBaseline = await bestOf(SET_RUNS, async () => {
+			quotaState = {};
+			return await timedPoll(url, async () => await events(poller(quotaSet, quotaState)));
+		});
+		runs.quotaQuiet = await bestOf(
+			SET_RUNS,
+			async () => await timedPoll(url, async () => await events(poller(quotaSet, quotaState))),
+		);
 		// The same subjects as 500 single-subject triggers, polled one after another.
 		const singles = Array.from({ length: SET_SUBJECTS }, (_, i) => ({
 			parameters: {
@@ -639,10 +668,16 @@ async function watchedSets(): Promise<Array<[string, boolean]>> {
 			customersEntry: 'text',
 			customersText: Array.from({ length: SET_CUSTOMERS }, (_, n) => `CUST_FIVE_${n}`).join('\n'),
 		};
-		const customerState = {};
+		let customerState = {};
 		await events(poller(customerSet, {})); // warm-up: the simulator makes the lists
-		runs.customersBaseline = await timedPoll(url, async () => await events(poller(customerSet, customerState)));
-		runs.customersQuiet = await timedPoll(url, async () => await events(poller(customerSet, customerState)));
+		runs.customersBaseline = await bestOf(SET_RUNS, async () => {
+			customerState = {};
+			return await timedPoll(url, async () => await events(poller(customerSet, customerState)));
+		});
+		runs.customersQuiet = await bestOf(
+			SET_RUNS,
+			async () => await timedPoll(url, async () => await events(poller(customerSet, customerState))),
+		);
 	} finally {
 		child.kill();
 	}
@@ -651,12 +686,14 @@ async function watchedSets(): Promise<Array<[string, boolean]>> {
 	const pages = SET_CUSTOMERS * (FIVE_PAGES / PAGE_SIZE);
 	const row = (name: string, run: PollRun, bound?: number) =>
 		out(
-			`| ${name} | ${run.ms.toFixed(0)} ms | ${run.requests} | ${bound === undefined ? '' : `${bound} ms`} | ${run.heapMb.toFixed(1)} MiB |`,
+			`| ${name} | ${run.ms.toFixed(0)} ms | ${run.requests} | ${bound === undefined ? '' : `${bound} ms`} | ${run.cpuMs.toFixed(0)} ms | ${run.heapMb.toFixed(1)} MiB |`,
 		);
 	out(`## Watch Many: one trigger poll over many entries (${LATENCY_MS} ms gateway latency, ${c} requests at once)`);
 	out();
-	out('| poll | wall time | requests | ideal bound L*ceil(requests/c) | heap peak above before |');
-	out('|---|---|---|---|---|');
+	out(`Best of ${SET_RUNS} runs each (a baseline from no state each time), but the 500 single triggers: one run.`);
+	out();
+	out('| poll | wall time | requests | ideal bound L*ceil(requests/c) | processor time | heap peak above before |');
+	out('|---|---|---|---|---|---|');
 	row(`${SET_SUBJECTS} quota subjects, the baseline`, runs.quotaBaseline, ideal(SET_SUBJECTS));
 	row(`${SET_SUBJECTS} quota subjects, a quiet poll`, runs.quotaQuiet, ideal(SET_SUBJECTS));
 	row(`the same as ${SET_SUBJECTS} single-subject triggers, one after another`, runs.quotaSingles);
