@@ -202,6 +202,19 @@ describe('a first read that holds the saved state (one read for a quiet poll)', 
 	});
 });
 
+describe('two copies of one entry saved at two widths', () => {
+	it('are one entry to the matching: a change of one copy is one change, not removals and additions', () => {
+		// As an earlier poll or release saved them: the first copy before another entry brought a column.
+		const twin = b('t', { referenceBeneficiaryId: 'ref-t' });
+		const list = [twin, b('x', { extra: 1 }), twin];
+		const full = baseline('q', list);
+		const [first] = Object.keys(full.entries);
+		const saved = { ...full, entries: { ...full.entries, [first]: baseline('q', [twin]).entries[first] } };
+		const { events } = diffBeneficiaries(saved, [twin, list[1], { ...twin, status: 'INACTIVE' }], ALL);
+		expect(events.map((e) => [e.event, Object.keys(e.changes ?? {})])).toEqual([['beneficiaryChanged', ['status']]]);
+	});
+});
+
 describe('reading a saved state back', () => {
 	const good = baseline('q', [b('a')]);
 	it('carries on from a state of this version and question; another question starts anew silently', () => {

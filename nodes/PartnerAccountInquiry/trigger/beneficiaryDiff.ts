@@ -31,6 +31,7 @@ import {
 	groupOfKey,
 	keyed,
 	knowsWhole,
+	sameDigests,
 	summaryOf,
 	WHOLE_CHARS,
 	type BeneficiaryState,
@@ -269,8 +270,8 @@ function pair({ state, columns, taken, doubtful }: Matcher, current: Current[], 
 			(o) =>
 				o.score === score &&
 				open(o) &&
-				((o.now === now && state.entries[o.key][0] !== state.entries[key][0]) ||
-					(o.key === key && o.now.entry[0] !== now.entry[0])),
+				((o.now === now && !sameDigests(state.entries[o.key][0], state.entries[key][0])) ||
+					(o.key === key && !sameDigests(o.now.entry[0], now.entry[0]))),
 		);
 		if (rivals.length > 0) {
 			for (const o of [option, ...rivals]) doubtful.add(o.now).add(o.key);
