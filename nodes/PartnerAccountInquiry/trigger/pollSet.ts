@@ -410,22 +410,30 @@ function failuresError<S>(
 	);
 }
 
-/** The quota subjects as entered: rows, or pasted text. */
-function quotaEntries(fn: IPollFunctions): EnteredEntry[] {
-	if (fn.getNodeParameter('subjectsEntry', 'rows') === 'text')
-		return entriesOfText(String(fn.getNodeParameter('subjectsText', '')));
-	const rows = (fn.getNodeParameter('subjects', {}) as IDataObject).subject;
+/** The entries of a set as entered: rows of a fixed collection, or pasted text (one entry a line). */
+function enteredEntries(
+	fn: IPollFunctions,
+	names: { entry: string; text: string; rows: string; row: string },
+	fieldsOf: (row: IDataObject) => unknown[],
+): EnteredEntry[] {
+	if (fn.getNodeParameter(names.entry, 'rows') === 'text')
+		return entriesOfText(String(fn.getNodeParameter(names.text, '')));
+	const rows = (fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row];
 	return (Array.isArray(rows) ? (rows as IDataObject[]) : []).map((row, i) => ({
 		where: `row ${i + 1}`,
-		fields: [
-			row.quotaAccumulationMethod,
-			row.quotaAccumulationId,
-			row.currency,
-			...(row.quotaAccumulationMethod === METHOD_WITH_TRADE_TYPE ? [row.tradeType] : []),
-			row.threshold,
-		].map((value) => String(value ?? '').trim()),
+		fields: fieldsOf(row).map((value) => String(value ?? '').trim()),
 	}));
 }
+
+/** The quota subjects as entered. */
+const quotaEntries = (fn: IPollFunctions) =>
+	enteredEntries(fn, { entry: 'subjectsEntry', text: 'subjectsText', rows: 'subjects', row: 'subject' }, (row) => [
+		row.quotaAccumulationMethod,
+		row.quotaAccumulationId,
+		row.currency,
+		...(row.quotaAccumulationMethod === METHOD_WITH_TRADE_TYPE ? [row.tradeType] : []),
+		row.threshold,
+	]);
 
 /** One quota subject: `METHOD, ID, CURRENCY[, TRADE TYPE for BENEFICIARY][, THRESHOLD]`. */
 function parseQuotaEntry(entry: EnteredEntry, below: boolean, defaultThreshold: number) {
@@ -452,16 +460,11 @@ function parseQuotaEntry(entry: EnteredEntry, below: boolean, defaultThreshold: 
 	return { request, threshold };
 }
 
-/** The customers as entered: rows, or pasted text (one customer ID a line). */
-function customerEntries(fn: IPollFunctions): EnteredEntry[] {
-	if (fn.getNodeParameter('customersEntry', 'rows') === 'text')
-		return entriesOfText(String(fn.getNodeParameter('customersText', '')));
-	const rows = (fn.getNodeParameter('customers', {}) as IDataObject).customer;
-	return (Array.isArray(rows) ? (rows as IDataObject[]) : []).map((row, i) => ({
-		where: `row ${i + 1}`,
-		fields: [String(row.customerId ?? '').trim()],
-	}));
-}
+/** The customers as entered (one customer ID a line). */
+const customerEntries = (fn: IPollFunctions) =>
+	enteredEntries(fn, { entry: 'customersEntry', text: 'customersText', rows: 'customers', row: 'customer' }, (row) => [
+		row.customerId,
+	]);
 
 function parseCustomerEntry(
 	entry: EnteredEntry,
