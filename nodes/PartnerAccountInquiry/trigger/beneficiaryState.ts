@@ -41,7 +41,8 @@ export const SUMMARY_FIELDS: readonly string[] = [...KEPT_BY_VALUE, ...KEPT_BY_T
  * One entry, packed small: [digests, ...summary]. `digests` is WHOLE_CHARS of the whole entry,
  * then one digest per column of the state's `fields`, each of its column's width ("." repeated
  * for a field the entry lacks; an entry saved before a field was first seen, by an earlier poll
- * or release, is shorter and lacks it). `summary` holds the SUMMARY_FIELDS values in that order (null where absent).
+ * or release, is shorter and lacks it). `summary` holds the SUMMARY_FIELDS values in that order
+ * (null where absent).
  */
 export type Entry = [digests: string, ...summary: Scalar[]];
 
