@@ -1,4 +1,10 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from './shared/errorMapping';
@@ -24,7 +30,7 @@ import {
 import { activationRun, NODE_DATA_KEYS, recordActivation, startRun } from './trigger/continuity';
 import { bankDetailsShown, nodeName, pollBeneficiaries, pollQuota } from './trigger/poll';
 import { pollBeneficiarySet, pollQuotaSet, SET_POLL_CONCURRENCY } from './trigger/pollSet';
-import { MAX_SET_SIZE } from './trigger/watchSet';
+import { MAX_SET_SIZE, SET_PARAMETERS, type SetParameters } from './trigger/watchSet';
 
 const beneficiaryShow = { show: { event: BENEFICIARY_EVENTS } };
 const quotaShow = { show: { event: QUOTA_EVENTS } };
@@ -33,6 +39,52 @@ const one = (show: { event: string[] }) => ({ show: { ...show, watch: ['one'] } 
 const many = (show: { event: string[] }, more: Record<string, string[]> = {}) => ({
 	show: { ...show, watch: ['many'], ...more },
 });
+/**
+ * How a set is entered (rows or pasted text), its rows and its text: three properties named by
+ * SET_PARAMETERS, which trigger/pollSet.ts reads them by.
+ */
+function setEntryProperties(
+	names: SetParameters,
+	show: Record<string, string[]>,
+	what: { noun: string; perLine: string; rowValues: INodeProperties[]; textPlaceholder: string; textFormat: string },
+): INodeProperties[] {
+	const plural = `${what.noun}s`;
+	return [
+		{
+			displayName: `Enter ${plural} As`,
+			name: names.entry,
+			type: 'options',
+			noDataExpression: true,
+			default: 'rows',
+			displayOptions: { show },
+			options: [
+				{ name: 'Rows', value: 'rows', description: `One row per ${what.noun.toLowerCase()}, in the editor` },
+				{ name: 'Text', value: 'text', description: `${what.perLine}, pasted (from a spreadsheet, say)` },
+			],
+		},
+		{
+			displayName: plural,
+			name: names.rows,
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			default: {},
+			placeholder: `Add ${what.noun}`,
+			displayOptions: { show: { ...show, [names.entry]: ['rows'] } },
+			options: [{ displayName: what.noun, name: names.row, values: what.rowValues }],
+		},
+		{
+			displayName: plural,
+			name: names.text,
+			type: 'string',
+			typeOptions: { rows: 8 },
+			default: '',
+			placeholder: what.textPlaceholder,
+			displayOptions: { show: { ...show, [names.entry]: ['text'] } },
+			description: `${what.perLine}, at most ${MAX_SET_SIZE}${what.textFormat}. Blank lines and lines starting with # are skipped; any other bad line is refused with its line number, and nothing is watched until every line is valid.`,
+		},
+	];
+}
+
 /** A poll's requests at once: a trigger asks one question, so a narrow stream suffices. */
 const POLL_CONCURRENCY = 4;
 
@@ -119,44 +171,13 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 					},
 				],
 			},
-			{
-				displayName: 'Enter Customers As',
-				name: 'customersEntry',
-				type: 'options',
-				noDataExpression: true,
-				default: 'rows',
-				displayOptions: many(beneficiaryShow.show),
-				options: [
-					{ name: 'Rows', value: 'rows', description: 'One row per customer, in the editor' },
-					{ name: 'Text', value: 'text', description: 'One customer ID a line, pasted (from a spreadsheet, say)' },
-				],
-			},
-			{
-				displayName: 'Customers',
-				name: 'customers',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Customer',
-				displayOptions: many(beneficiaryShow.show, { customersEntry: ['rows'] }),
-				options: [
-					{
-						displayName: 'Customer',
-						name: 'customer',
-						values: [{ displayName: 'Customer ID', name: 'customerId', type: 'string', default: '' }],
-					},
-				],
-			},
-			{
-				displayName: 'Customers',
-				name: 'customersText',
-				type: 'string',
-				typeOptions: { rows: 8 },
-				default: '',
-				placeholder: 'CUST_0001\nCUST_0002',
-				displayOptions: many(beneficiaryShow.show, { customersEntry: ['text'] }),
-				description: `One customer ID a line, at most ${MAX_SET_SIZE}. Blank lines and lines starting with # are skipped; any other bad line is refused with its line number, and nothing is watched until every line is valid.`,
-			},
+			...setEntryProperties(SET_PARAMETERS.customers, many(beneficiaryShow.show).show, {
+				noun: 'Customer',
+				perLine: 'One customer ID a line',
+				rowValues: [{ displayName: 'Customer ID', name: 'customerId', type: 'string', default: '' }],
+				textPlaceholder: 'CUST_0001\nCUST_0002',
+				textFormat: '',
+			}),
 			filtersCollection(beneficiaryShow),
 			optionsCollection(one(beneficiaryShow.show), [
 				accessTokenOption('the accessToken body field'),
@@ -165,61 +186,31 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 			]),
 			optionsCollection(many(beneficiaryShow.show), [accessTokenOption('the accessToken body field'), timeoutOption]),
 			...quotaFields(one(quotaShow.show).show),
-			{
-				displayName: 'Enter Subjects As',
-				name: 'subjectsEntry',
-				type: 'options',
-				noDataExpression: true,
-				default: 'rows',
-				displayOptions: many(quotaShow.show),
-				options: [
-					{ name: 'Rows', value: 'rows', description: 'One row per subject, in the editor' },
-					{ name: 'Text', value: 'text', description: 'One subject a line, pasted (from a spreadsheet, say)' },
-				],
-			},
-			{
-				displayName: 'Subjects',
-				name: 'subjects',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Subject',
-				displayOptions: many(quotaShow.show, { subjectsEntry: ['rows'] }),
-				options: [
+			...setEntryProperties(SET_PARAMETERS.quota, many(quotaShow.show).show, {
+				noun: 'Subject',
+				perLine: 'One subject a line',
+				rowValues: [
+					...quotaFields({}).map(({ displayOptions, ...field }) => {
+						// Inside a row, Trade Type is shown when the row's method needs it; otherwise everywhere.
+						const needs = (displayOptions?.show as Record<string, unknown> | undefined)?.quotaAccumulationMethod;
+						return needs
+							? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs as string[] } } }
+							: field;
+					}),
 					{
-						displayName: 'Subject',
-						name: 'subject',
-						values: [
-							...quotaFields({}).map(({ displayOptions, ...field }) => {
-								// Inside a row, Trade Type is shown when the row's method needs it; otherwise everywhere.
-								const needs = (displayOptions?.show as Record<string, unknown> | undefined)?.quotaAccumulationMethod;
-								return needs
-									? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs as string[] } } }
-									: field;
-							}),
-							{
-								displayName: 'Threshold',
-								name: 'threshold',
-								type: 'string',
-								default: '',
-								placeholder: '10000',
-								description:
-									"For Quota Below Threshold: this subject's own threshold, in major units; empty means the Threshold below",
-							},
-						],
+						displayName: 'Threshold',
+						name: 'threshold',
+						type: 'string',
+						default: '',
+						placeholder: '10000',
+						description:
+							"For Quota Below Threshold: this subject's own threshold, in major units; empty means the Threshold below",
 					},
 				],
-			},
-			{
-				displayName: 'Subjects',
-				name: 'subjectsText',
-				type: 'string',
-				typeOptions: { rows: 8 },
-				default: '',
-				placeholder: 'USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS',
-				displayOptions: many(quotaShow.show, { subjectsEntry: ['text'] }),
-				description: `One subject a line, at most ${MAX_SET_SIZE}: method, ID, currency, the trade type for BENEFICIARY, and optionally its own threshold, separated by commas, semicolons or tabs. Blank lines and lines starting with # are skipped; any other bad line is refused with its line number, and nothing is watched until every line is valid.`,
-			},
+				textPlaceholder: 'USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS',
+				textFormat:
+					': method, ID, currency, the trade type for BENEFICIARY, and optionally its own threshold, separated by commas, semicolons or tabs',
+			}),
 			{
 				displayName: 'Threshold',
 				name: 'threshold',

@@ -53,11 +53,13 @@ import {
 	entriesOfText,
 	readInTurn,
 	readSetState,
+	SET_PARAMETERS,
 	SET_STATE_VERSION,
 	type EnteredEntry,
 	type EntryRecord,
 	type Failure,
 	type SetKind,
+	type SetParameters,
 	type SetState,
 } from './watchSet';
 
@@ -413,7 +415,7 @@ function failuresError<S>(
 /** The entries of a set as entered: rows of a fixed collection, or pasted text (one entry a line). */
 function enteredEntries(
 	fn: IPollFunctions,
-	names: { entry: string; text: string; rows: string; row: string },
+	names: SetParameters,
 	fieldsOf: (row: IDataObject) => unknown[],
 ): EnteredEntry[] {
 	if (fn.getNodeParameter(names.entry, 'rows') === 'text')
@@ -427,7 +429,7 @@ function enteredEntries(
 
 /** The quota subjects as entered. */
 const quotaEntries = (fn: IPollFunctions) =>
-	enteredEntries(fn, { entry: 'subjectsEntry', text: 'subjectsText', rows: 'subjects', row: 'subject' }, (row) => [
+	enteredEntries(fn, SET_PARAMETERS.quota, (row) => [
 		row.quotaAccumulationMethod,
 		row.quotaAccumulationId,
 		row.currency,
@@ -461,10 +463,7 @@ function parseQuotaEntry(entry: EnteredEntry, below: boolean, defaultThreshold: 
 }
 
 /** The customers as entered (one customer ID a line). */
-const customerEntries = (fn: IPollFunctions) =>
-	enteredEntries(fn, { entry: 'customersEntry', text: 'customersText', rows: 'customers', row: 'customer' }, (row) => [
-		row.customerId,
-	]);
+const customerEntries = (fn: IPollFunctions) => enteredEntries(fn, SET_PARAMETERS.customers, (row) => [row.customerId]);
 
 function parseCustomerEntry(
 	entry: EnteredEntry,

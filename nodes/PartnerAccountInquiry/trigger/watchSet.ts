@@ -189,6 +189,19 @@ export function dueOrder<S>(keys: readonly string[], state: SetState<S>, nowMs: 
 		.map(({ key }) => key);
 }
 
+/** The parameters a set is entered by: how (rows or text), the rows (a fixed collection of `row`), the text. */
+export interface SetParameters {
+	entry: string;
+	rows: string;
+	row: string;
+	text: string;
+}
+
+export const SET_PARAMETERS = {
+	quota: { entry: 'subjectsEntry', rows: 'subjects', row: 'subject', text: 'subjectsText' },
+	customers: { entry: 'customersEntry', rows: 'customers', row: 'customer', text: 'customersText' },
+} as const satisfies Record<string, SetParameters>;
+
 /**
  * Runs `read` over `keys` in order, `width` at a time, until `signal` aborts: no entry is started
  * after it, and one it cut short is left out. Returns the outcome of each entry read to the end,
