@@ -255,6 +255,19 @@ export interface PollerOptions {
 	 * workflow share it; by default every poller is a workflow of its own.
 	 */
 	workflowId?: string;
+	/** The n8n process polling (its one trigger node type object, whose memory outlives polls); the current one by default. */
+	process?: N8nProcess;
+}
+
+/** One n8n process: the one trigger node type object n8n makes per process, and what it remembers. */
+export interface N8nProcess {
+	nodeType: PartnerAccountInquiryTrigger;
+}
+let currentProcess: N8nProcess = { nodeType: new PartnerAccountInquiryTrigger() };
+/** A new n8n process (a restart: what the last one remembered is gone); later pollers poll in it by default. */
+export function newN8nProcess(): N8nProcess {
+	currentProcess = { nodeType: new PartnerAccountInquiryTrigger() };
+	return currentProcess;
 }
 
 let workflowSerial = 0;
@@ -288,7 +301,7 @@ export function activateTrigger(options: PollerOptions): {
 	/** What the node logged as warnings (n8n's log), in order. */
 	warnings: string[];
 } {
-	const nodeType = new PartnerAccountInquiryTrigger();
+	const { nodeType } = options.process ?? currentProcess;
 	const registry: Record<string, INodeType> = { [TRIGGER_TYPE]: nodeType };
 	const nodeTypes: INodeTypes = {
 		getByName: (type) => registry[type],
@@ -394,7 +407,7 @@ export function activateTrigger(options: PollerOptions): {
  * the database (`findPublishedWorkflowData(..., { bypassCache: true })` selects `staticData`).
  *
  * `restart()` plays an n8n stop and start: what was not saved is gone, and so is the process's memory
- * (`forget`, given by the caller: the node's module state).
+ * (a new node type object, as a new n8n process makes).
  */
 export type N8nSaving = 'emit' | 'scheduler' | 'durable';
 
@@ -410,9 +423,9 @@ export function n8nApp(options: {
 	parameters: INodeParameters;
 	credentials: ICredentialDataDecryptedObject;
 	saving: N8nSaving;
-	/** What an n8n restart does to the node's own process memory. */
-	forget?: () => void;
 	pollBudgetMs?: number;
+	/** The trigger node's version (1 by default, as activateTrigger's). */
+	typeVersion?: number;
 	/** What the database holds at first (the workflow's static data for the node). */
 	staticData?: IDataObject;
 }) {
@@ -428,17 +441,21 @@ export function n8nApp(options: {
 	let active = false;
 	const warnings: string[] = [];
 	const workflowId = newWorkflowId();
+	/** The n8n process that polls: a restart makes a new one. */
+	let process: N8nProcess = { nodeType: new PartnerAccountInquiryTrigger() };
 	/** A context over `data` (the node's) and a fresh copy of the saved global static data. */
 	const open = (data: IDataObject, activation: PollerOptions['activation']) => {
 		const global = copy(workflowGlobal);
 		const poller = activateTrigger({
 			workflowId,
+			process,
 			parameters: options.parameters,
 			credentials: options.credentials,
 			staticData: data,
 			globalStaticData: global,
 			activation,
 			pollBudgetMs: options.pollBudgetMs,
+			typeVersion: options.typeVersion,
 		});
 		return {
 			poller,
@@ -454,8 +471,8 @@ export function n8nApp(options: {
 	const outcome = (result: PollResult, items: IDataObject[] | null | undefined, saved: boolean): N8nPoll =>
 		result.ok ? { items, saved } : { items: undefined, error: result.error, saved };
 
-	/** The poll n8n runs when it activates the workflow (a user's activation, or n8n starting). */
-	async function activationPoll(activation: 'activate' | 'init'): Promise<N8nPoll | undefined> {
+	/** The poll n8n runs when it activates the workflow (a user's activation, n8n starting, a saved edit). */
+	async function activationPoll(activation: 'activate' | 'init' | 'update'): Promise<N8nPoll | undefined> {
 		if (options.saving === 'emit') {
 			const context = open(copy(workflowStatic), activation);
 			const { result, items } = await context.run();
@@ -500,6 +517,15 @@ export function n8nApp(options: {
 		warnings,
 		/** The user activates (publishes) the workflow: n8n's activation poll. */
 		activate: async () => (await activationPoll('activate')) as N8nPoll,
+		/**
+		 * The user saves an edit of the active workflow: n8n activates it again in mode 'update'. The
+		 * default poller runs its activation poll in that mode; the scheduler keeps its job and polls on.
+		 */
+		update: async (parameters: INodeParameters): Promise<N8nPoll | undefined> => {
+			options.parameters = parameters;
+			live = undefined;
+			return options.saving === 'emit' ? await activationPoll('update') : undefined;
+		},
 		/** The user deactivates it. The saved static data (and the durable cursor) stay. */
 		deactivate: () => {
 			active = false;
@@ -535,7 +561,7 @@ export function n8nApp(options: {
 		},
 		/** n8n stops and starts again: unsaved writes and the process's memory are gone. */
 		restart: async (): Promise<N8nPoll | undefined> => {
-			options.forget?.();
+			process = { nodeType: new PartnerAccountInquiryTrigger() };
 			live = undefined;
 			if (!active) return undefined;
 			return await activationPoll('init');

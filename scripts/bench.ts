@@ -25,7 +25,7 @@ import forge from 'node-forge';
 
 import { createCustomers } from '../sandbox/data';
 import { activateTrigger, runNode, sandboxCredentials } from '../sandbox/engine';
-import { SET_POLL_CONCURRENCY } from '../nodes/PartnerAccountInquiry/trigger/pollSet';
+import { POLL_WIDTH } from '../nodes/PartnerAccountInquiry/trigger/poll';
 import { readSandboxKey } from '../sandbox/server';
 import {
 	formatSignatureHeader,
@@ -681,7 +681,7 @@ async function watchedSets(): Promise<Array<[string, boolean]>> {
 	} finally {
 		child.kill();
 	}
-	const c = SET_POLL_CONCURRENCY;
+	const c = POLL_WIDTH;
 	const ideal = (requests: number) => LATENCY_MS * Math.ceil(requests / c);
 	const pages = SET_CUSTOMERS * (FIVE_PAGES / PAGE_SIZE);
 	const row = (name: string, run: PollRun, bound?: number) =>

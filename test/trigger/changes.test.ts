@@ -6,7 +6,16 @@ import {
 	SUMMARY_FIELDS,
 	type BeneficiaryState,
 } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
-import { quotaEvent, readQuotaState, type QuotaState } from '../../nodes/PartnerAccountInquiry/trigger/quotaState';
+import { quotaEvents, readQuotaState, type QuotaState } from '../../nodes/PartnerAccountInquiry/trigger/quotaState';
+
+/** One event's outcome: whether it fired. */
+const quotaEvent = (
+	event: string,
+	...rest: Parameters<typeof quotaEvents> extends [unknown, ...infer R] ? R : never
+) => {
+	const outcome = quotaEvents(new Set([event]), ...rest);
+	return { ...outcome, fire: outcome.fired.length > 0 };
+};
 import { questionDigest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { createCustomers } from '../../sandbox/data';

@@ -171,27 +171,6 @@ describe('status U back-off', () => {
 		// After the repeat, the back-off holds under durable cursors: asked at 5 minutes' steps, not every minute.
 		expect(quotaRequests()).toBeLessThan(8);
 	});
-
-	it('a saved back-off whose `reported` claims more than its answers U could have reported is damage: dropped with a warning, and the support report still comes', async () => {
-		const n8n = app(CHANGED, 'durable');
-		await n8n.activate();
-		sim().addFault({ fault: 'answer', operation: 'quota', answer: U });
-		expect((await n8n.poll()).error).toBeDefined();
-		later(1);
-		expect((await n8n.poll()).error).toBeUndefined();
-		n8n.editSaved((data) => {
-			(data.unknownBackoff as IDataObject).reported = 2;
-		});
-		await n8n.restart();
-		const failed: string[] = [];
-		for (let minute = 2; minute < 700; minute++) {
-			later(1);
-			const poll = await n8n.poll();
-			if (poll.error) failed.push(String((poll.error as { description?: string }).description));
-		}
-		expect(n8n.warnings).toEqual([expect.stringMatching(/says support was told after 1 answers U/)]);
-		expect(failed.some((text) => /contact technical support/.test(text))).toBe(true);
-	});
 });
 
 describe('a list that changed while read', () => {

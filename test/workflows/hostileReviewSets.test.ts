@@ -4,7 +4,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
 import { n8nApp, sandboxCredentials, type N8nPoll } from '../../sandbox/engine';
 import { useSimulator } from './helpers';
 import { customerSet, emitted, later, quotaSet, subjectRow, triggerOf, useClock } from './pollerApp';
@@ -130,10 +129,9 @@ describe.each(['emit', 'scheduler'] as const)(
 				parameters: { ...below([row('U-B60'), row('U-B61')]), event: 'quotaChanged' },
 				credentials: sandboxCredentials(sim().url),
 				saving,
-				forget: forgetWrittenStates,
 			});
 			expect(subjects(await app.activate())).toEqual([
-				'error: The workflow was not activated: 1 of the 2 watched entry could not be read at activation: USER_ID U-B61 USD (row 2): The API answered SYSTEM_ERROR: System error',
+				'error: The workflow was not activated: 1 of the 2 watched entries could not be read at activation: USER_ID U-B61 USD (row 2): The API answered SYSTEM_ERROR: System error',
 			]);
 			// The baseline of every entry is taken by the activation poll, which n8n saves.
 			expect(subjects(await app.activate())).toEqual([]);
@@ -159,7 +157,6 @@ describe.each(['emit', 'scheduler'] as const)(
 				parameters: customers(['CUST_SMALL', 'CUST_EMPTY']),
 				credentials: sandboxCredentials(sim().url),
 				saving,
-				forget: forgetWrittenStates,
 			});
 			const refs = (poll: N8nPoll | undefined) =>
 				poll?.error
@@ -167,7 +164,7 @@ describe.each(['emit', 'scheduler'] as const)(
 					: (poll?.items?.map((i) => String(i.referenceBeneficiaryId)) ?? []);
 			expect(refs(await app.activate())).toEqual([
 				expect.stringMatching(
-					/^error: The workflow was not activated: 1 of the 2 watched entry could not be read at activation: customer CUST_EMPTY \(row 2\)/,
+					/^error: The workflow was not activated: 1 of the 2 watched entries could not be read at activation: customer CUST_EMPTY \(row 2\)/,
 				),
 			]);
 			expect(refs(await app.activate())).toEqual([]);

@@ -1,7 +1,6 @@
 /** What the trigger tests under n8n's pollers share: a clock the tests move, the app, counts. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
 import {
 	activateTrigger,
 	n8nApp,
@@ -9,6 +8,7 @@ import {
 	type N8nPoll,
 	type N8nSaving,
 	type PollerOptions,
+	newN8nProcess,
 } from '../../sandbox/engine';
 import type { Simulator } from '../../sandbox/server';
 import { QUOTA } from './helpers';
@@ -20,7 +20,7 @@ export function useClock(): void {
 	beforeEach(() => {
 		offset = 0;
 		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
-		forgetWrittenStates();
+		newN8nProcess();
 	});
 	afterEach(() => jest.restoreAllMocks());
 }
@@ -30,7 +30,7 @@ export const later = (minutes: number) => {
 };
 export function makeApp(sim: () => Simulator) {
 	return (parameters: INodeParameters, saving: N8nSaving) =>
-		n8nApp({ parameters, credentials: sandboxCredentials(sim().url), saving, forget: forgetWrittenStates });
+		n8nApp({ parameters, credentials: sandboxCredentials(sim().url), saving });
 }
 export function count(poll: N8nPoll | undefined): number {
 	if (poll?.error) throw poll.error;
@@ -74,3 +74,9 @@ export const customerSet = (ids: string[], event = 'beneficiaryAdded'): INodePar
 	watch: 'many',
 	customers: { customer: ids.map((customerId) => ({ customerId })) } as unknown as INodeParameters,
 });
+
+/** The first watched entry's own saved state (one subject's, or the set's first), as JSON: what a failed read must leave as it was. */
+export function entryStateOf(staticData: IDataObject): string | undefined {
+	const entries = (staticData.state as { entries?: Record<string, { state?: unknown }> } | undefined)?.entries ?? {};
+	return JSON.stringify(Object.values(entries)[0]?.state);
+}

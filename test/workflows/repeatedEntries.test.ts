@@ -166,17 +166,17 @@ describe('an upgrade from the previous release', () => {
 		const staticData: Partial<Record<Event, IDataObject>> = {};
 		const w = watchers({ customerId: 'CUST_SMALL' }, staticData);
 		await pollAll(w);
-		// The saved state of the previous release, for this very question (its digest is unchanged).
-		for (const event of EVENTS) {
-			const question = (staticData[event]?.state as IDataObject).question;
-			(staticData[event] as IDataObject).state = { ...fixture.state, question };
-		}
+		// The saved state of the previous release, where it kept one subject's state, for this very
+		// question (its digest is unchanged: the entry's key).
+		const keyOf = (event: Event) => Object.keys((staticData[event]?.state as { entries: IDataObject }).entries)[0];
+		const asReleased = (event: Event) => ({ ...fixture.state, question: keyOf(event) });
+		for (const event of EVENTS) (staticData[event] as IDataObject).state = asReleased(event);
 		expect(await pollAll(w)).toEqual({});
-		for (const event of EVENTS) expect((staticData[event]?.state as IDataObject).version).toBe(4);
-		(staticData.beneficiaryAdded as IDataObject).state = {
-			...fixture.state,
-			question: (staticData.beneficiaryAdded?.state as IDataObject).question,
-		};
+		const entryVersion = (event: Event) =>
+			(staticData[event]?.state as { entries: Record<string, { state: IDataObject }> }).entries[keyOf(event)].state
+				.version;
+		for (const event of EVENTS) expect(entryVersion(event)).toBe(4);
+		(staticData.beneficiaryAdded as IDataObject).state = asReleased('beneficiaryAdded');
 		sim().changeBankDetails('CUST_SMALL', fixture.list[2].referenceBeneficiaryId);
 		listed.splice(6, 1);
 		const bound = sim().bindAgain('CUST_SMALL', 0, { currency: 'SGD' });

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SUMMARY_FIELDS } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
-import { useSimulator } from './helpers';
+import { QUOTA, useSimulator } from './helpers';
 
 const { sim } = useSimulator();
 
@@ -23,6 +23,8 @@ async function emitted(poller: { poll: () => ReturnType<ReturnType<typeof activa
 }
 
 const SMALL = { options: { customerId: 'CUST_SMALL' } };
+const BELOW = { event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 };
+const setQuota = (value: string) => sim().setQuota('USER_ID', 'U-1001', value);
 
 function newBeneficiary(n: number): Beneficiary {
 	const template = sim().beneficiaries('CUST_SMALL')[0];
@@ -46,23 +48,27 @@ describe('beneficiaryAdded', () => {
 		expect(await emitted(poller)).toBeNull();
 	});
 
-	it('a failed poll emits nothing and changes nothing; the next successful poll emits what was missed', async () => {
+	it('failed polls emit nothing and change nothing, their episode is reported once; the next successful poll emits what was missed', async () => {
 		const state: IDataObject = {};
 		const poller = trigger({ event: 'beneficiaryAdded', ...SMALL }, state);
 		await emitted(poller);
 		const added = newBeneficiary(2);
 		sim().beneficiaries('CUST_SMALL').push(added);
-		const before = JSON.stringify(state);
-		for (const fault of ['alterBody', 'staleTime', 'nonObjectItem', 'badResultStatus'] as const) {
-			sim().addFault({ fault, operation: 'list', times: 1 });
-			const failed = await poller.poll();
-			expect(failed.ok).toBe(false);
-			expect(JSON.stringify(state)).toBe(before);
+		// The list as saved: a failed read leaves it as it was (the poll only counts the failure).
+		const listState = () =>
+			JSON.stringify(Object.values((state.state as { entries: Record<string, IDataObject> }).entries)[0].state);
+		const before = listState();
+		// One failure episode, reported once (the first failed poll); the polls after it in the same
+		// episode emit nothing and report nothing more.
+		const outcomes: string[] = [];
+		for (const fault of ['alterBody', 'staleTime', 'nonObjectItem', 'badResultStatus', 'http503'] as const) {
+			// An HTTP 503 is retried: refused at every attempt, it fails the read.
+			sim().addFault({ fault, operation: 'list', ...(fault === 'http503' ? {} : { times: 1 }) });
+			const result = await poller.poll();
+			outcomes.push(result.ok ? String(result.items?.length ?? 'quiet') : result.error.message);
+			expect(listState()).toBe(before);
 		}
-		sim().addFault({ fault: 'http503', operation: 'list' });
-		const down = await poller.poll();
-		expect(down.ok).toBe(false);
-		expect(!down.ok && down.error.message).toMatch(/HTTP 503/);
+		expect(outcomes).toEqual([expect.stringMatching(/signature/), 'quiet', 'quiet', 'quiet', 'quiet']);
 		sim().clearFaults();
 		expect(await emitted(poller)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
 		expect(await emitted(poller)).toBeNull();
@@ -148,7 +154,10 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 			if (b.bankAccountNo) expect(text).not.toContain(b.bankAccountNo);
 		}
 		// By value, only the short summary fields: one entry is [digests, ...one value per summary field].
-		const entries = Object.values((state.state as { entries: Record<string, unknown[]> }).entries);
+		const [list] = Object.values(
+			(state.state as { entries: Record<string, { state: { entries: Record<string, unknown[]> } }> }).entries,
+		);
+		const entries = Object.values(list.state.entries);
 		expect(entries).toHaveLength(sim().beneficiaries('CUST_SMALL').length);
 		for (const entry of entries) expect(entry).toHaveLength(1 + SUMMARY_FIELDS.length);
 	});
@@ -278,5 +287,38 @@ describe('quota events', () => {
 		expect(await emitted(poller)).toEqual([
 			expect.objectContaining({ availableQuotaAmount: 0.01, previousAmount: 12500 }),
 		]);
+	});
+});
+
+describe('a Threshold that is no number is refused, naming the field', () => {
+	it.each([
+		['an empty string', ''],
+		['text', 'ten thousand'],
+		['a negative number', -5],
+		['a negative number as text', '-5'],
+		['nothing', null],
+	])('%s', async (_, threshold) => {
+		const poller = activateTrigger({
+			parameters: { ...BELOW, threshold: threshold as number },
+			credentials: sandboxCredentials(sim().url),
+			staticData: {},
+		});
+		const sent = sim().requests.length;
+		const result = await poller.poll();
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		expect(result.error.message).toMatch(/^Threshold must be a number of at least 0/);
+		expect(sim().requests.length).toBe(sent);
+	});
+
+	it('a number given as text (an expression) is read as that number', async () => {
+		setQuota('900000');
+		const poller = activateTrigger({
+			parameters: { ...BELOW, threshold: '10000' as unknown as number },
+			credentials: sandboxCredentials(sim().url),
+			staticData: {},
+		});
+		const result = await poller.poll();
+		expect(result.ok && result.items?.map((item) => item.json.threshold)).toEqual([10000]);
 	});
 });

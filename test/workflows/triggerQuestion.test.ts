@@ -62,11 +62,12 @@ describe('the access token is part of the question', () => {
 		const staticData: IDataObject = {};
 		const withToken = open(quotaChanges('token-of-user-A'), staticData, 'activate');
 		await emitted(withToken);
-		// What the previous release saved: version 2, the question without the token (as the trigger asks it without one).
+		// What the release before 0.2 saved: one subject's quota state (version 2) at the top, its
+		// question without the token (the question a trigger without one asks: its entry's key).
 		const withoutToken: IDataObject = {};
 		await emitted(open({ event: 'quotaChanged', ...QUOTA } as INodeParameters, withoutToken, 'activate', 'wf-other'));
-		const saved = withoutToken.state as IDataObject;
-		staticData.state = { ...saved, version: 2 };
+		const [entry] = Object.values((withoutToken.state as { entries: Record<string, { state: IDataObject }> }).entries);
+		staticData.state = { ...entry.state, version: 2 };
 		sim().setQuota('USER_ID', 'U-1001', '300');
 		const fired = await emitted(open(quotaChanges('token-of-user-A'), staticData, 'update'));
 		expect(fired?.map((q) => [q.previousAmount, q.availableQuotaAmount])).toEqual([[12500, 3]]);

@@ -7,8 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forgetWrittenStates } from '../../nodes/PartnerAccountInquiry/trigger/continuity';
-import { MAX_SET_SIZE } from '../../nodes/PartnerAccountInquiry/trigger/watchSet';
+import { MAX_SET_SIZE } from '../../nodes/PartnerAccountInquiry/trigger/enteredSet';
 import { n8nApp, sandboxCredentials, type N8nPoll } from '../../sandbox/engine';
 import { useSimulator } from './helpers';
 import { customerSet, emitted, later, quotaSet, subjectRow, triggerOf, useClock } from './pollerApp';
@@ -129,7 +128,7 @@ describe('many quota subjects in one trigger', () => {
 		expect(reported.ok).toBe(false);
 		if (reported.ok) return;
 		expect(reported.error.message).toBe(
-			'1 of the 3 watched entry failed: RECEIVING_ACCOUNT ****2001 USD (row 3): The API answered SYSTEM_ERROR: System error',
+			'1 of the 3 watched entries failed: RECEIVING_ACCOUNT ****2001 USD (row 3): The API answered SYSTEM_ERROR: System error',
 		);
 		expect(reported.error.description).toMatch(/Every other entry was read and its events were emitted as usual/);
 		expect(JSON.stringify(reported.error)).not.toContain('RA-2001');
@@ -252,7 +251,7 @@ describe('many customers in one trigger', () => {
 		}
 		expect(outcomes.slice(0, 2)).toEqual(['quiet', 'quiet']);
 		expect(outcomes[2]).toMatch(
-			/^1 of the 2 watched entry failed: customer CUST_LARGE \(row 2\): The beneficiary list changed while it was being read.* \(at each of the last 3 polls\)/,
+			/^1 of the 2 watched entries failed: customer CUST_LARGE \(row 2\): The beneficiary list changed while it was being read.* \(at each of the last 3 polls\)/,
 		);
 		expect(outcomes[3]).toBe('quiet');
 		const list = sim().beneficiaries('CUST_SMALL');
@@ -299,7 +298,6 @@ describe.each(['emit', 'scheduler', 'durable'] as const)('a set across n8n resta
 			parameters: { ...below([row('U-B40'), row('U-B41')]), event: 'quotaChanged' },
 			credentials: sandboxCredentials(sim().url),
 			saving,
-			forget: forgetWrittenStates,
 		});
 		const count = (poll: N8nPoll | undefined) => {
 			if (poll?.error) throw poll.error;

@@ -46,6 +46,6 @@ export async function execute(
 	const request = buildQuotaRequest((name, fallback) =>
 		name === ACCUMULATION_ID.name ? id : this.getNodeParameter(name, itemIndex, fallback),
 	);
-	const json = await getQuota(session, quotaQuestion(request, options), signal);
+	const json = await getQuota(session, quotaQuestion(request, options), { signal });
 	return [{ json, pairedItem: { item: itemIndex } }];
 }

@@ -110,7 +110,7 @@ export async function execute(
 	const question = listingQuestion(filters, options, limit);
 	const includeOwner = readIncludeOwner(options, node.typeVersion);
 	const mask = readMask(options, question.withProof);
-	const items = await listBeneficiaries(session, question, signal);
+	const items = await listBeneficiaries(session, question, { signal });
 	return withOwner(items, question.request, includeOwner).map((json) => ({
 		json: mask ? maskBankDetails(json) : json,
 		pairedItem: { item: itemIndex },

@@ -10,10 +10,8 @@ import {
 	BENEFICIARY_FILTERS,
 	CONNECTED_ACCOUNT_ID,
 	CUSTOMER_ID,
-	METHOD_WITH_TRADE_TYPE,
 	NUMBER_OPTIONS,
-	QUOTA_METHOD_CHOICES,
-	TRADE_TYPE_CHOICES,
+	QUOTA_SUBJECT_FIELDS,
 	type FieldRule,
 	type NumberRange,
 } from './core/api/fields';
@@ -73,54 +71,18 @@ export function filtersCollection(show: IDisplayOptions): INodeProperties {
 }
 
 /** The quota's accumulation ID: required, so an expression that gives nothing is refused too. */
-export const ACCUMULATION_ID = { name: 'quotaAccumulationId', label: 'Accumulation ID' } as const;
+export const ACCUMULATION_ID = QUOTA_SUBJECT_FIELDS[1];
 
-const firstMethod = QUOTA_METHOD_CHOICES[0].value;
-const firstTradeType = TRADE_TYPE_CHOICES[0].value;
-
-/** Method, ID, currency and trade type, shown where `show` says (the quota operation and the quota events). */
+/** The quota subject's fields (fields.ts rows), shown where `show` says (the quota operation and the quota events). */
 export function quotaFields(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
-	return [
-		{
-			displayName: 'Accumulation Method',
-			name: 'quotaAccumulationMethod',
-			type: 'options',
+	return QUOTA_SUBJECT_FIELDS.map((rule) => {
+		const only = rule.onlyWith;
+		return fieldProperty(rule, {
 			required: true,
-			default: firstMethod,
-			displayOptions: { show },
-			options: QUOTA_METHOD_CHOICES.map(({ value, label, description }) => ({ name: label, value, description })),
-			description: 'How the quota is accumulated, which decides what the ID below identifies',
-		},
-		{
-			displayName: ACCUMULATION_ID.label,
-			name: ACCUMULATION_ID.name,
-			type: 'string',
-			required: true,
-			default: '',
-			displayOptions: { show },
-			description: 'The user ID, receiving account, virtual account or beneficiary ID, as the method says',
-		},
-		{
-			displayName: 'Currency',
-			name: 'currency',
-			type: 'string',
-			required: true,
-			default: 'USD',
-			placeholder: 'USD',
-			displayOptions: { show },
-			description: 'Currency of the quota: a 3-letter ISO 4217 code',
-		},
-		{
-			displayName: 'Trade Type',
-			name: 'tradeType',
-			type: 'options',
-			required: true,
-			default: firstTradeType,
-			options: TRADE_TYPE_CHOICES.map(({ value, label }) => ({ name: label, value })),
-			displayOptions: { show: { ...show, quotaAccumulationMethod: [METHOD_WITH_TRADE_TYPE] } },
-			description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
-		},
-	];
+			default: rule.defaultValue ?? rule.choices?.[0]?.value ?? '',
+			displayOptions: { show: only ? { ...show, [only.field]: [only.value] } : show },
+		});
+	});
 }
 
 /** A whole-number option with the editor's bounds from NUMBER_OPTIONS. */
@@ -241,7 +203,8 @@ export function optionalString(value: unknown): string | undefined {
 export function expressionAt(node: INode, path: readonly string[]): { path: string[]; text: string } | undefined {
 	let value: unknown = node.parameters;
 	for (let depth = 0; depth <= path.length; depth++) {
-		if (typeof value === 'string') return value.startsWith('=') ? { path: path.slice(0, depth), text: value } : undefined;
+		if (typeof value === 'string')
+			return value.startsWith('=') ? { path: path.slice(0, depth), text: value } : undefined;
 		if (depth === path.length || !value || typeof value !== 'object' || Array.isArray(value)) return undefined;
 		value = (value as IDataObject)[path[depth]];
 	}

@@ -37,7 +37,7 @@ import {
 	type BeneficiaryState,
 	type Entry,
 } from './beneficiaryState';
-import type { BeneficiaryEvent } from './events';
+import { changeEvent, type BeneficiaryEvent } from './events';
 
 export { readBeneficiaryState, SUMMARY_FIELDS, type BeneficiaryState } from './beneficiaryState';
 
@@ -75,7 +75,7 @@ interface Current {
 export function diffBeneficiaries(
 	state: BeneficiaryState,
 	list: Array<Record<string, unknown>>,
-	wanted: ReadonlySet<BeneficiaryEvent>,
+	wanted: ReadonlySet<string>,
 	cap = MAX_EVENTS_PER_POLL,
 ): { events: BeneficiaryChange[]; next: BeneficiaryState } {
 	const fields = columnsFor(state.fields, list);
@@ -89,10 +89,10 @@ export function diffBeneficiaries(
 	const events: BeneficiaryChange[] = [];
 	const kept: Array<[string, Entry]> = [];
 	/** Emits the event if it is wanted and fits; says whether the state may move past it. */
-	const report = (change: BeneficiaryChange): boolean => {
-		if (!wanted.has(change.event)) return true;
+	const report = (change: Omit<BeneficiaryChange, 'event'> & { event: BeneficiaryEvent | undefined }): boolean => {
+		if (change.event === undefined || !wanted.has(change.event)) return true;
 		if (events.length >= cap) return false;
-		events.push(change);
+		events.push(change as BeneficiaryChange);
 		return true;
 	};
 	for (const now of current) {
@@ -102,9 +102,10 @@ export function diffBeneficiaries(
 			continue;
 		}
 		const changed = changedFields(before[0], now.entry[0], columns);
+		const event = changeEvent(changed, wanted);
 		if (
 			changed.length === 0 ||
-			report({ event: 'beneficiaryChanged', beneficiary: now.item, changes: changesOf(before, now.item, changed) })
+			report({ event, beneficiary: now.item, changes: changesOf(before, now.item, changed) })
 		) {
 			kept.push([now.group, now.entry]);
 		} else {
@@ -155,7 +156,7 @@ export function comparedWith(state: BeneficiaryState) {
 		},
 		diff: (
 			list: Array<Record<string, unknown>>,
-			wanted: ReadonlySet<BeneficiaryEvent>,
+			wanted: ReadonlySet<string>,
 			cap: number,
 		): { events: BeneficiaryChange[]; next: BeneficiaryState } =>
 			list === held ? { events: [], next: state } : diffBeneficiaries(state, list, wanted, cap),

@@ -1,10 +1,16 @@
-/** The trigger's events, one row each: the editor's options, its subtitle and the poll's branches come from here. */
+/** The trigger's events, one row each: the editor's options, its subtitle and what a poll reads come from here. */
+import { BANK_DETAIL_FIELDS } from '../shared/core/api/identity';
+
+export type Family = 'beneficiaries' | 'quota';
+
 export interface TriggerEventRow {
 	value: string;
 	name: string;
 	description: string;
 	/** What a poll reads for it: the beneficiary list, or the available quota. */
-	reads: 'beneficiaries' | 'quota';
+	reads: Family;
+	/** The first node version that offers it (versions 1 and 2 pick one event of the others). */
+	since?: number;
 }
 
 export const TRIGGER_EVENTS = [
@@ -19,6 +25,14 @@ export const TRIGGER_EVENTS = [
 		name: 'Beneficiary Changed',
 		description: 'A beneficiary whose returned fields changed (a status, a nickname, bank details)',
 		reads: 'beneficiaries',
+	},
+	{
+		value: 'beneficiaryBankDetailsChanged',
+		name: 'Bank Details Changed',
+		description:
+			'A beneficiary whose bank details changed (its token, account number or IBAN); with Beneficiary Changed selected too, such a change comes as this event, once',
+		reads: 'beneficiaries',
+		since: 3,
 	},
 	{
 		value: 'beneficiaryRemoved',
@@ -46,17 +60,33 @@ export type TriggerEvent = Row['value'];
 export type BeneficiaryEvent = Extract<Row, { reads: 'beneficiaries' }>['value'];
 export type QuotaEvent = Extract<Row, { reads: 'quota' }>['value'];
 
-const valuesReading = <R extends Row['reads']>(reads: R) =>
-	TRIGGER_EVENTS.filter((row) => row.reads === reads).map((row) => row.value);
+const rowOf = (value: string) => TRIGGER_EVENTS.find((row) => row.value === value) as TriggerEventRow | undefined;
 
-export const BENEFICIARY_EVENTS = valuesReading('beneficiaries') as BeneficiaryEvent[];
-export const QUOTA_EVENTS = valuesReading('quota') as QuotaEvent[];
+/** The events of a family a node of `version` offers, as the editor lists them. */
+export function eventOptions(family: Family | undefined, version: number) {
+	return (TRIGGER_EVENTS as readonly TriggerEventRow[])
+		.filter((row) => (family === undefined || row.reads === family) && (row.since ?? 1) <= version)
+		.map(({ name, value, description }) => ({ name, value, description }));
+}
 
-export const isBeneficiaryEvent = (event: string): event is BeneficiaryEvent =>
-	(BENEFICIARY_EVENTS as string[]).includes(event);
-export const isQuotaEvent = (event: string): event is QuotaEvent => (QUOTA_EVENTS as string[]).includes(event);
+/** What an event reads, or undefined for a value that is no event. */
+export const familyOf = (event: string): Family | undefined => rowOf(event)?.reads;
 
-/** The canvas subtitle: the chosen event's name. */
-export const EVENT_SUBTITLE = `={{ ${JSON.stringify(
-	Object.fromEntries(TRIGGER_EVENTS.map((row) => [row.value, row.name])),
-)}[$parameter["event"]] }}`;
+/** The fields whose change is a change of bank details (a new token is new ciphertext of them). */
+const BANK_FIELDS: readonly string[] = BANK_DETAIL_FIELDS;
+
+/**
+ * The event a beneficiary's change is, among those wanted: Bank Details Changed when its changes
+ * name a bank field and that event is wanted, else Beneficiary Changed if wanted; undefined when
+ * neither is (the state moves past it unreported).
+ */
+export function changeEvent(changed: readonly string[], wanted: ReadonlySet<string>): BeneficiaryEvent | undefined {
+	if (wanted.has('beneficiaryBankDetailsChanged') && changed.some((field) => BANK_FIELDS.includes(field))) {
+		return 'beneficiaryBankDetailsChanged';
+	}
+	return wanted.has('beneficiaryChanged') ? 'beneficiaryChanged' : undefined;
+}
+
+const NAMES = JSON.stringify(Object.fromEntries(TRIGGER_EVENTS.map((row) => [row.value, row.name])));
+/** The canvas subtitle: the chosen event's name (versions 1 and 2), or the chosen events' names. */
+export const EVENT_SUBTITLE = `={{ $parameter["events"] ? [].concat($parameter["events"]).map((e) => ${NAMES}[e]).join(", ") : ${NAMES}[$parameter["event"]] }}`;

@@ -1,7 +1,7 @@
 /**
  * The quota events' saved state and the rule that decides an alert (framework-free). The state is
  * the last poll's amount and whether it was below the threshold; what a restart may have dropped
- * of it is continuity.ts.
+ * of it is pollMemory.ts.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -20,9 +20,9 @@ export interface QuotaState {
 	version: typeof QUOTA_STATE_VERSION;
 	kind: 'quota';
 	question: string;
-	/** Made at the baseline, random: with the workflow and node, names this state in trigger/continuity.ts. */
+	/** Made at the baseline, random (kept for the format). */
 	born: string;
-	/** Counts the writes that re-armed or fired the alert (kept for the format; continuity.ts's poll record now names each write). */
+	/** Counts the writes that re-armed or fired the alert (kept for the format). */
 	serial: number;
 	/** The available quota at the last poll, in major units. */
 	amount: number;
@@ -31,41 +31,36 @@ export interface QuotaState {
 }
 
 /**
- * Whether this poll's quota is an event, and the state after it.
+ * The events of `wanted` this poll's quota is, and the state after it.
  *
  * Below threshold fires on the first poll that finds the quota below (a baseline already below
  * fires too), and again only after a poll found it at or above. `wholeHistory` says whether the
- * state is known to hold every earlier poll's finding (trigger/continuity.ts: it is the last this
+ * state is known to hold every earlier poll's finding (trigger/pollMemory.ts: it is the last this
  * process wrote, or, after an n8n restart, its poll record says every poll is saved); when it is
  * not, a re-arming may have been lost, so a quota below fires again: at least once, never missed.
  *
  * Changed fires when the amount differs from the last poll's (every such poll emits, so no
- * finding of it can be lost).
+ * finding of it can be lost). With both wanted, one poll may be both.
  */
-export function quotaEvent(
-	event: QuotaEvent,
+export function quotaEvents(
+	wanted: ReadonlySet<string>,
 	state: QuotaState | undefined,
 	question: string,
 	amount: number,
 	threshold: number,
 	wholeHistory: boolean,
-): { fire: boolean; previousAmount?: number; next: QuotaState } {
+): { fired: QuotaEvent[]; previousAmount?: number; next: QuotaState } {
 	const below = amount < threshold;
+	const fired: QuotaEvent[] = [];
 	if (!state) {
-		const next: QuotaState = {
-			version: QUOTA_STATE_VERSION,
-			kind: 'quota',
-			question,
-			born: randomBytes(9).toString('base64url'),
-			serial: 1,
-			amount,
-			below,
-		};
-		return { fire: event === 'quotaBelowThreshold' && below, next };
+		if (wanted.has('quotaBelowThreshold') && below) fired.push('quotaBelowThreshold');
+		const born = randomBytes(9).toString('base64url');
+		return { fired, next: { version: QUOTA_STATE_VERSION, kind: 'quota', question, born, serial: 1, amount, below } };
 	}
-	const fire = event === 'quotaChanged' ? amount !== state.amount : below && (!state.below || !wholeHistory);
-	const serial = fire || below !== state.below ? state.serial + 1 : state.serial;
-	return { fire, previousAmount: state.amount, next: { ...state, amount, below, serial } };
+	if (wanted.has('quotaBelowThreshold') && below && (!state.below || !wholeHistory)) fired.push('quotaBelowThreshold');
+	if (wanted.has('quotaChanged') && amount !== state.amount) fired.push('quotaChanged');
+	const serial = fired.length > 0 || below !== state.below ? state.serial + 1 : state.serial;
+	return { fired, previousAmount: state.amount, next: { ...state, amount, below, serial } };
 }
 
 /** The saved quota state, if it is one of this question (`askedBefore`: as the previous release put it). */

@@ -18,7 +18,7 @@ import {
 import { RequestError, ValidationError } from '../core/errors';
 import { readListing, type Page } from '../core/flow/paging';
 import { confirmWholeListOption, includeProofOption, optionalString, readBoolean } from '../properties';
-import type { AnswerProof, ApiSession } from '../transport/session';
+import type { AnswerProof, ApiSession, ReadOptions } from '../transport/session';
 
 const FILTER_KEYS = BENEFICIARY_FILTERS.map((rule) => rule.name);
 
@@ -116,7 +116,11 @@ export function listedFor(request: BeneficiaryListRequest): IDataObject {
  * that already carries that name is refused either way, never overwritten nor passed on: downstream
  * it would read as this node's word on whose list it came from.
  */
-export function withOwner(items: readonly IDataObject[], request: BeneficiaryListRequest, include: boolean): IDataObject[] {
+export function withOwner(
+	items: readonly IDataObject[],
+	request: BeneficiaryListRequest,
+	include: boolean,
+): IDataObject[] {
 	const owner = listedFor(request);
 	return items.map((item, index) => {
 		if (Object.hasOwn(item, OWNER_FIELD)) {
@@ -137,7 +141,7 @@ export function withOwner(items: readonly IDataObject[], request: BeneficiaryLis
 export async function listBeneficiaries(
 	session: ApiSession,
 	question: ListingQuestion,
-	signal?: AbortSignal,
+	{ signal, priority }: ReadOptions = {},
 	/** Filled in as pages arrive, so that a listing cut short can still say how large it is. */
 	observed: ListingSize = {},
 ): Promise<IDataObject[]> {
@@ -149,6 +153,7 @@ export async function listBeneficiaries(
 		settled,
 		scheduler: session.scheduler,
 		signal,
+		priority,
 		// An entry identical to another of the same read (core/api/identity.ts).
 		keyOf: listingEntryKey,
 		fetchPage: async (pageNumber, pageSignal) => {

@@ -7,26 +7,26 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { minorToMajor } from '../core/api/amount';
 import { checkQuotaAnswer } from '../core/api/answers';
-import { ACCESS_TOKEN, CONNECTED_ACCOUNT_ID, maskedValues, METHOD_WITH_TRADE_TYPE } from '../core/api/fields';
+import { ACCESS_TOKEN, CONNECTED_ACCOUNT_ID, maskedValues, quotaFieldsFor } from '../core/api/fields';
 import { PATHS } from '../core/api/gateway';
 import { checkHeaderValue } from '../core/api/headerValues';
 import { compactBody, readWholeNumber, validateQuotaRequest, type QuotaRequest } from '../core/api/validation';
 import { RequestError } from '../core/errors';
 import { includeProofOption, optionalString, readBoolean } from '../properties';
-import type { ApiSession } from '../transport/session';
+import type { ApiSession, ReadOptions } from '../transport/session';
 
 /** Reads one parameter of the node (of one item, in an action node). */
 export type ParameterReader = (name: string, fallback?: unknown) => unknown;
 
+/** The quota request from its fields' rows (fields.ts), as given: the text trimmed, the currency in capitals. */
 export function buildQuotaRequest(parameter: ParameterReader): QuotaRequest {
 	const method = String(parameter('quotaAccumulationMethod'));
-	const request: QuotaRequest = {
-		quotaAccumulationMethod: method,
-		quotaAccumulationId: String(parameter('quotaAccumulationId', '')).trim(),
-		currency: String(parameter('currency', '')).trim().toUpperCase(),
-		tradeType: method === METHOD_WITH_TRADE_TYPE ? String(parameter('tradeType', '')) : undefined,
-	};
-	const compact = compactBody(request) as QuotaRequest;
+	const request: Record<string, string> = {};
+	for (const rule of quotaFieldsFor(method)) {
+		const value = String(parameter(rule.name, rule.defaultValue ?? '') ?? '').trim();
+		request[rule.name] = rule.name === 'currency' ? value.toUpperCase() : value;
+	}
+	const compact = compactBody(request) as unknown as QuotaRequest;
 	validateQuotaRequest(compact);
 	return compact;
 }
@@ -65,13 +65,14 @@ export function quotaQuestion(request: QuotaRequest, options: IDataObject): Quot
 export async function getQuota(
 	session: ApiSession,
 	question: QuotaQuestion,
-	signal?: AbortSignal,
+	{ signal, priority }: ReadOptions = {},
 ): Promise<IDataObject> {
 	const { request, headers, timeout, accessToken, withProof } = question;
 	const { data, proof } = await session.call(PATHS.getAvailableQuota, request as unknown as IDataObject, {
 		headers,
 		timeout,
 		signal,
+		priority,
 		secrets: [accessToken],
 		// A receiving or virtual account the gateway echoes (ACCOUNT_NOT_EXIST, PARAM_ILLEGAL), whatever its shape.
 		masked: maskedValues(request as unknown as Record<string, unknown>),

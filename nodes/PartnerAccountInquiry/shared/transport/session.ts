@@ -31,6 +31,8 @@ export interface CallOptions {
 	timeout?: number;
 	/** Ends the call at once (its listing's, when another page failed; the item's, when an earlier item failed). */
 	signal?: AbortSignal;
+	/** Its place among the requests waiting (the scheduler's priority: lower first). */
+	priority?: number;
 	/** Values of the request that must never be shown, even when the gateway echoes them back. */
 	secrets?: Array<string | undefined>;
 	/** Bank details of the request: shown by their last four characters only, wherever echoed. */
@@ -38,6 +40,9 @@ export interface CallOptions {
 	/** Keep what a third party needs to verify the answer again (AnswerProof). */
 	withProof?: boolean;
 }
+
+/** How one read of an endpoint (its requests) runs beside the execution's others. */
+export type ReadOptions = Pick<CallOptions, 'signal' | 'priority'>;
 
 /**
  * What anyone with the service public key needs to verify an answer again, offline: the signed
@@ -95,6 +100,7 @@ export class ApiSession {
 	async call(path: string, body: IDataObject, options: CallOptions = {}): Promise<VerifiedAnswer> {
 		return await this.scheduler.run((signal) => this.send(path, body, { ...options, signal }), {
 			signal: options.signal,
+			priority: options.priority,
 		});
 	}
 

@@ -55,6 +55,12 @@ export interface FieldRule {
 	 * The access token has one for the quota call; the listing sends it as a body field.
 	 */
 	header?: string;
+	/** A value must be given (the quota subject's fields). */
+	required?: boolean;
+	/** The editor's default (else a choice's first, or empty text). */
+	defaultValue?: string;
+	/** Sent only, and then required, when another field holds this value (the trade type: only for BENEFICIARY). */
+	onlyWith?: { field: string; value: string };
 }
 
 const codes = (values: readonly string[]): Choice[] => values.map((value) => ({ value, label: value }));
@@ -293,6 +299,56 @@ export const TRADE_TYPE_CHOICES: readonly Choice[] = [
 /** Only this accumulation method takes (and requires) a trade type. */
 export const METHOD_WITH_TRADE_TYPE = 'BENEFICIARY';
 
+/**
+ * The quota subject: the quota call's body, one row per field, in the order a line of pasted
+ * subjects gives them (the trigger's Watch Many). The action node's and the trigger's parameters,
+ * the request built from them and its checks (validation.ts) all read these rows.
+ */
+export const QUOTA_SUBJECT_FIELDS: readonly FieldRule[] = [
+	{
+		name: 'quotaAccumulationMethod',
+		label: 'Accumulation Method',
+		description: 'How the quota is accumulated, which decides what the ID below identifies',
+		kind: 'choice',
+		choices: QUOTA_METHOD_CHOICES,
+		required: true,
+		match: 'none',
+	},
+	{
+		name: 'quotaAccumulationId',
+		label: 'Accumulation ID',
+		description: 'The user ID, receiving account, virtual account or beneficiary ID, as the method says',
+		kind: 'text',
+		required: true,
+		match: 'none',
+	},
+	{
+		name: 'currency',
+		label: 'Currency',
+		description: 'Currency of the quota: a 3-letter ISO 4217 code',
+		placeholder: 'USD',
+		kind: 'text',
+		pattern: { regex: /^[A-Z]{3}$/, text: 'a 3-letter upper-case ISO 4217 code such as USD' },
+		required: true,
+		defaultValue: 'USD',
+		match: 'none',
+	},
+	{
+		name: 'tradeType',
+		label: 'Trade Type',
+		description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
+		kind: 'choice',
+		choices: TRADE_TYPE_CHOICES,
+		required: true,
+		onlyWith: { field: 'quotaAccumulationMethod', value: METHOD_WITH_TRADE_TYPE },
+		match: 'none',
+	},
+];
+
+/** The quota subject's fields a subject of `method` has (the trade type only for BENEFICIARY). */
+export const quotaFieldsFor = (method: unknown): FieldRule[] =>
+	QUOTA_SUBJECT_FIELDS.filter((rule) => !rule.onlyWith || rule.onlyWith.value === method);
+
 /** Whole-number options (node and credential): the editor's bounds and the check in code come from here. */
 export interface NumberRange {
 	min: number;
@@ -326,7 +382,9 @@ export const MASKED_FIELDS: ReadonlySet<string> = new Set(
  * whose ID is an account number.
  */
 export function isMaskedField(field: string, values: Readonly<Record<string, unknown>>): boolean {
-	return MASKED_FIELDS.has(field) || (field === 'quotaAccumulationId' && isMaskedQuotaId(values.quotaAccumulationMethod));
+	return (
+		MASKED_FIELDS.has(field) || (field === 'quotaAccumulationId' && isMaskedQuotaId(values.quotaAccumulationMethod))
+	);
 }
 
 /** The values of a request that are masked wherever the gateway echoes them (redactError). */

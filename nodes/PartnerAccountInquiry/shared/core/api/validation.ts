@@ -6,25 +6,16 @@ import { ValidationError } from '../errors';
 import { maskAccount } from '../redaction';
 import { settleSync } from '../flow/settle';
 import {
-	BENEFICIARY_FILTERS,
 	BENEFICIARY_LIST_FIELDS,
 	NUMBER_OPTIONS,
-	METHOD_WITH_TRADE_TYPE,
 	QUOTA_METHOD_CHOICES,
+	QUOTA_SUBJECT_FIELDS,
 	MASKED_FIELDS,
 	SECRET_FIELDS,
-	TRADE_TYPE_CHOICES,
 	values,
 	type FieldRule,
 	type NumberRange,
 } from './fields';
-
-const choicesOf = (name: string): string[] =>
-	values(BENEFICIARY_FILTERS.find((rule) => rule.name === name)?.choices ?? []);
-export const ASSET_TYPES = choicesOf('assetType');
-export const RELATION_FILTERS = choicesOf('relationFilter');
-export const QUOTA_METHODS = values(QUOTA_METHOD_CHOICES);
-export const TRADE_TYPES = values(TRADE_TYPE_CHOICES);
 
 export interface BeneficiaryListRequest {
 	[filter: string]: string | string[] | number | undefined;
@@ -158,45 +149,37 @@ export function validateBeneficiaryListRequest(request: BeneficiaryListRequest):
 	checkWholeNumber('pageNumber', request.pageNumber, { min: 1 });
 }
 
+/** Checks a quota request against the quota subject's rows (fields.ts), in their order. */
 export function validateQuotaRequest(request: QuotaRequest): void {
-	const method = QUOTA_METHOD_CHOICES.find((choice) => choice.value === request.quotaAccumulationMethod);
-	if (request.quotaAccumulationMethod === undefined) {
-		throw new ValidationError(
-			'quotaAccumulationMethod',
-			'required',
-			`quotaAccumulationMethod is required: one of ${QUOTA_METHODS.join(', ')}`,
-		);
-	}
-	checkChoice('quotaAccumulationMethod', request.quotaAccumulationMethod, QUOTA_METHODS);
-	if (typeof request.quotaAccumulationId !== 'string' || request.quotaAccumulationId.trim() === '') {
-		throw new ValidationError(
-			'quotaAccumulationId',
-			'required',
-			`quotaAccumulationId is required: the ${method?.subject ?? 'ID'} whose quota to read`,
-		);
-	}
-	if (typeof request.currency !== 'string' || !/^[A-Z]{3}$/.test(request.currency)) {
-		throw new ValidationError(
-			'currency',
-			'3-letter ISO 4217 code',
-			`currency ${display(request.currency)} is not a 3-letter upper-case ISO 4217 code such as USD`,
-		);
-	}
-	if (request.quotaAccumulationMethod === METHOD_WITH_TRADE_TYPE) {
-		if (request.tradeType === undefined || request.tradeType === '') {
+	const body = request as unknown as Readonly<Record<string, unknown>>;
+	const method = QUOTA_METHOD_CHOICES.find((choice) => choice.value === body.quotaAccumulationMethod);
+	for (const rule of QUOTA_SUBJECT_FIELDS) {
+		const value = body[rule.name];
+		const choices = values(rule.choices ?? []);
+		const only = rule.onlyWith;
+		if (only && body[only.field] !== only.value) {
+			if (value === undefined) continue;
 			throw new ValidationError(
-				'tradeType',
-				`required for ${METHOD_WITH_TRADE_TYPE}`,
-				`tradeType (${TRADE_TYPES.join(' or ')}) is required when quotaAccumulationMethod is ${METHOD_WITH_TRADE_TYPE}`,
+				rule.name,
+				`only for ${only.value}`,
+				`${rule.name} is sent only when ${only.field} is ${only.value}, not ${display(body[only.field])}`,
 			);
 		}
-		checkChoice('tradeType', request.tradeType, TRADE_TYPES);
-	} else if (request.tradeType !== undefined) {
-		throw new ValidationError(
-			'tradeType',
-			`only for ${METHOD_WITH_TRADE_TYPE}`,
-			`tradeType is sent only when quotaAccumulationMethod is ${METHOD_WITH_TRADE_TYPE}, not ${request.quotaAccumulationMethod}`,
-		);
+		if (rule.pattern && (typeof value !== 'string' || !rule.pattern.regex.test(value))) {
+			throw new ValidationError(
+				rule.name,
+				rule.pattern.text,
+				`${rule.name} ${display(value)} is not ${rule.pattern.text}`,
+			);
+		}
+		const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+		if (blank || (rule.kind === 'text' && typeof value !== 'string')) {
+			const what = only
+				? `${rule.name} (${choices.join(' or ')}) is required when ${only.field} is ${only.value}`
+				: `${rule.name} is required: ${choices.length ? `one of ${choices.join(', ')}` : `the ${method?.subject ?? 'ID'} whose quota to read`}`;
+			throw new ValidationError(rule.name, only ? `required for ${only.value}` : 'required', what);
+		}
+		if (rule.kind === 'choice') checkChoice(rule.name, value, choices);
 	}
 }
 

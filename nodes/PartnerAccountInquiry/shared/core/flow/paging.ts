@@ -60,6 +60,8 @@ export interface ReadListingOptions<T> {
 	scheduler: RequestScheduler;
 	/** Ends the listing at once (its item is no longer wanted). */
 	signal?: AbortSignal;
+	/** Its pages' place among the requests waiting (the scheduler's priority: lower first). */
+	priority?: number;
 	/** Return a listing of more than one page only when two reads in a row agree (see above). */
 	confirm?: boolean;
 	/**
@@ -186,6 +188,7 @@ async function readPages<T>(
 		try {
 			return await scheduler.run((signal) => options.fetchPage(pageNumber, signal), {
 				signal: controller.signal,
+				priority: options.priority,
 				onStart: () => {
 					started = true;
 					stats.peakConcurrency = Math.max(stats.peakConcurrency, ++active);

@@ -10,7 +10,8 @@
  * - Every request follows the one retry policy (retry.ts); a retry leaves after its own backoff
  *   and keeps its place meanwhile.
  * - Requests start in the order they were asked for (first in, first out), so a width of 1 sends
- *   exactly one request after another in that order.
+ *   exactly one request after another in that order; a request of a lower `priority` goes before
+ *   those of a higher one (a trigger poll finishes the entry it started first before the next).
  * - A request whose signal is aborted before it starts is dropped; once started, its attempt
  *   gets the signal and decides what to do with it.
  */
@@ -41,11 +42,16 @@ export interface SchedulerStats {
 	/** Attempts that failed and were tried again. */
 	retried: number;
 	peakConcurrency: number;
+	/** Attempts answered whose round trip was measured (with `now`), and the sum of those round trips in ms. */
+	timed: number;
+	timedMs: number;
 }
 
 export interface RunHooks {
 	/** Drops the request if it has not started, and is handed to its attempt. */
 	signal?: AbortSignal;
+	/** Lower goes first among requests waiting; equal ones in the order asked for (0 by default). */
+	priority?: number;
 	/** The request leaves the queue (its first attempt starts). */
 	onStart?: () => void;
 	/** An attempt starts (first or retry). */
@@ -66,7 +72,14 @@ interface Task {
 const NEVER_ABORTED = new AbortController().signal;
 
 export class RequestScheduler {
-	readonly stats: SchedulerStats = { attempts: 0, rateLimited: 0, retried: 0, peakConcurrency: 0 };
+	readonly stats: SchedulerStats = {
+		attempts: 0,
+		rateLimited: 0,
+		retried: 0,
+		peakConcurrency: 0,
+		timed: 0,
+		timedMs: 0,
+	};
 	readonly maxWidth: number;
 	private width: number;
 	private successesAtWidth = 0;
@@ -95,7 +108,9 @@ export class RequestScheduler {
 				resolve: resolve as (value: unknown) => void,
 				reject,
 			};
-			this.queue.push(task);
+			const priority = hooks.priority ?? 0;
+			const behind = this.queue.findIndex((waiting) => (waiting.hooks.priority ?? 0) > priority);
+			this.queue.splice(behind < 0 ? this.queue.length : behind, 0, task);
 			signal.addEventListener('abort', task.onAbort, { once: true });
 			this.pump();
 		});
@@ -148,7 +163,12 @@ export class RequestScheduler {
 				const started = options.now?.();
 				const value = await task.sendOnce(task.signal);
 				// The round trip of this attempt alone: backoff pauses are not the gateway's.
-				if (this.pacer && started !== undefined) this.pacer.observe((options.now?.() ?? started) - started);
+				if (this.pacer && started !== undefined) {
+					const roundTrip = (options.now?.() ?? started) - started;
+					this.pacer.observe(roundTrip);
+					stats.timed++;
+					stats.timedMs += roundTrip;
+				}
 				return value;
 			},
 			{

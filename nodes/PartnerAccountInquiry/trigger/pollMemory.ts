@@ -53,10 +53,10 @@ export interface PollRecord {
 }
 
 /**
- * The node's static data this module carries: the state, the back-off after status U, the polls
- * in a row that found the list changing while it was read (poll.ts), the record.
+ * The node's static data this module carries: the state and the record (and what 0.1.0 and 0.2.0
+ * kept beside one subject's state, dropped once carried into it: watchState.ts).
  */
-export const NODE_DATA_KEYS = ['state', 'unknownBackoff', 'listUnsettled', 'pollRecord'] as const;
+export const NODE_DATA_KEYS = ['state', 'pollRecord', 'unknownBackoff', 'listUnsettled'] as const;
 export type NodeData = Partial<Record<(typeof NODE_DATA_KEYS)[number], unknown>>;
 
 /** More polls than a run can count (one a second for 34,000 years): a record claiming more is damage. */
@@ -125,36 +125,6 @@ interface Remembered {
 	/** Whether the poll that wrote it saw the quiet poll before it saved. */
 	quietSeenSaved: boolean;
 }
-const remembered = new Map<string, Remembered>();
-let rememberedChars = 0;
-/** The static data objects this process wrote into: a poll given one of them was not given a fresh copy. */
-let writtenInto = new WeakSet<object>();
-export const MEMORY_BUDGET_CHARS = 64 * 2 ** 20;
-const SHED_STATE_CHARS = 4_096;
-const ENTRY_CHARS = 300;
-
-const sizeOf = (data: NodeData): number => ENTRY_CHARS + (JSON.stringify(data)?.length ?? 0);
-
-function remember(node: string, entry: Omit<Remembered, 'chars'>): void {
-	const dropped = entry.dropped ?? remembered.get(node)?.dropped;
-	forgetNode(node);
-	const chars = sizeOf(entry.data);
-	remembered.set(node, { ...entry, dropped, chars });
-	rememberedChars += chars;
-	for (const pass of ['shed', 'drop'] as const) {
-		for (const [key, other] of remembered) {
-			if (rememberedChars <= MEMORY_BUDGET_CHARS) return;
-			if (key === node) continue;
-			if (pass === 'drop') forgetNode(key);
-			else if (!other.shed && other.data.state !== undefined && other.chars > SHED_STATE_CHARS) {
-				const data = { ...other.data, state: undefined };
-				const less = sizeOf(data);
-				rememberedChars -= other.chars - less;
-				remembered.set(key, { ...other, data, shed: true, chars: less });
-			}
-		}
-	}
-}
 
 export interface Carried {
 	/** The data to carry on from instead of what the poll was given (which is older), or undefined. */
@@ -175,46 +145,148 @@ export interface Carried {
 	quietSeenSaved: boolean;
 }
 
+const MEMORY_BUDGET_CHARS = 64 * 2 ** 20;
+const SHED_STATE_CHARS = 4_096;
+const ENTRY_CHARS = 300;
+const sizeOf = (data: NodeData): number => ENTRY_CHARS + (JSON.stringify(data)?.length ?? 0);
 const unproven = { everyPollSaved: false, quietSeenSaved: false };
 
 /**
- * How a poll of `node` (workflow and node IDs) carries on, given the record in its static data
- * (`staticData`, the object n8n gave it) and the run of the node's last activation in the
- * workflow's global static data (`activated`; none: a release before it, or a damaged record).
+ * What one n8n process remembers of the trigger nodes it polls: an object of the node type, which
+ * n8n makes once per process (an n8n restart, or a test that plays one, makes a new one).
  */
-export function carryOn(node: string, saved: PollRecord | undefined, staticData: object, activated?: number): Carried {
-	const carried = follow(node, saved, staticData);
-	const run = carried.record?.run ?? carried.run ?? 0;
-	// A newer activation than any data the poll has: its poll was not saved, and its baseline is lost.
-	if (activated !== undefined && activated > run) return { fresh: true, run: activated, whole: false, ...unproven };
-	return carried;
-}
+export class PollMemory {
+	private readonly remembered = new Map<string, Remembered>();
+	private rememberedChars = 0;
+	/** The static data objects this process wrote into: a poll given one of them was not given a fresh copy. */
+	private readonly writtenInto = new WeakSet<object>();
+	/** Poll contexts seen: n8n's default poller makes one per activation and reuses it for every poll of it. */
+	private readonly contexts = new WeakSet<object>();
 
-function follow(node: string, saved: PollRecord | undefined, staticData: object): Carried {
-	const mine = remembered.get(node);
-	// An n8n restart (or this node forgotten for memory): the saved data, whole if its record says every poll is saved.
-	if (!mine) return { record: saved, whole: saved?.everyPollSaved === true, ...unproven };
-	const last = mine.record;
-	// A run this process started (an activation) and has not written yet: nothing saved is of it.
-	if (!last) return { adopt: mine.data, run: mine.run, whole: true, ...unproven };
-	if (saved?.born === last.born) {
-		if (saved.polls === last.polls) {
-			// The last write of this process came back, in a copy of its own (not the object it wrote
-			// into): it was saved. Two quiet polls in a row seen saved so are the evidence that every
-			// poll is saved here (one is not: n8n saves the poll it runs at an activation on every setup).
-			const fresh = !writtenInto.has(staticData);
-			const quietSeenSaved = fresh && last.quiet;
-			const everyPollSaved = quietSeenSaved ? mine.quietSeenSaved : fresh && saved.everyPollSaved;
-			return { record: saved, whole: true, everyPollSaved, quietSeenSaved };
-		}
-		// Written since by another process (another main): carry on from it.
-		if (saved.polls > last.polls) return { record: saved, whole: false, ...unproven };
-	} else if (saved && saved.run >= last.run) {
-		// Another run, at least as new, that this process did not write: another process's activation.
-		return { record: saved, whole: false, ...unproven };
+	constructor(private readonly budgetChars = MEMORY_BUDGET_CHARS) {}
+
+	/** Whether `context` polls for the first time (its first poll is its activation's or n8n's start's). */
+	firstPollOf(context: object): boolean {
+		if (this.contexts.has(context)) return false;
+		this.contexts.add(context);
+		return true;
 	}
-	// A write of this process was not saved (or an older run's data is what n8n gave): carry on from it.
-	return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed, ...unproven };
+
+	/**
+	 * How a poll of `node` (workflow and node IDs) carries on, given the record in its static data
+	 * (`staticData`, the object n8n gave it) and the run of the node's last activation in the
+	 * workflow's global static data (`activated`; none: a release before it, or a damaged record).
+	 */
+	carryOn(node: string, saved: PollRecord | undefined, staticData: object, activated?: number): Carried {
+		const carried = this.follow(node, saved, staticData);
+		const run = carried.record?.run ?? carried.run ?? 0;
+		// A newer activation than any data the poll has: its poll was not saved, and its baseline is lost.
+		if (activated !== undefined && activated > run) return { fresh: true, run: activated, whole: false, ...unproven };
+		return carried;
+	}
+
+	private follow(node: string, saved: PollRecord | undefined, staticData: object): Carried {
+		const mine = this.remembered.get(node);
+		// An n8n restart (or this node forgotten for memory): the saved data, whole if its record says every poll is saved.
+		if (!mine) return { record: saved, whole: saved?.everyPollSaved === true, ...unproven };
+		const last = mine.record;
+		// A run this process started (an activation) and has not written yet: nothing saved is of it.
+		if (!last) return { adopt: mine.data, run: mine.run, whole: true, ...unproven };
+		if (saved?.born === last.born) {
+			if (saved.polls === last.polls) {
+				// The last write of this process came back, in a copy of its own (not the object it wrote
+				// into): it was saved. Two quiet polls in a row seen saved so are the evidence that every
+				// poll is saved here (one is not: n8n saves the poll it runs at an activation on every setup).
+				const fresh = !this.writtenInto.has(staticData);
+				const quietSeenSaved = fresh && last.quiet;
+				const everyPollSaved = quietSeenSaved ? mine.quietSeenSaved : fresh && saved.everyPollSaved;
+				return { record: saved, whole: true, everyPollSaved, quietSeenSaved };
+			}
+			// Written since by another process (another main): carry on from it.
+			if (saved.polls > last.polls) return { record: saved, whole: false, ...unproven };
+		} else if (saved && saved.run >= last.run) {
+			// Another run, at least as new, that this process did not write: another process's activation.
+			return { record: saved, whole: false, ...unproven };
+		}
+		// A write of this process was not saved (or an older run's data is what n8n gave): carry on from it.
+		return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed, ...unproven };
+	}
+
+	/**
+	 * This process wrote `data` (its record included) into `staticData` for `node`, carrying on as
+	 * `carried`, having dropped the damaged record `dropped` (a digest).
+	 */
+	rememberWritten(
+		node: string,
+		staticData: object,
+		carried: Carried,
+		data: NodeData & { pollRecord: PollRecord },
+		dropped?: string,
+	): void {
+		const { quietSeenSaved } = carried;
+		this.remember(node, {
+			run: data.pollRecord.run,
+			record: data.pollRecord,
+			data: { ...data },
+			shed: false,
+			dropped,
+			quietSeenSaved,
+		});
+		this.writtenInto.add(staticData);
+	}
+
+	/**
+	 * The digest of a damaged poll record, and whether this process has not dropped it for `node`
+	 * already: where n8n saves no quiet poll, the damaged copy comes back at every poll, and is
+	 * dropped at every poll, with one warning.
+	 */
+	damagedRecord(node: string, saved: unknown): { digest: string; news: boolean } {
+		const digest = createHash('sha256')
+			.update(JSON.stringify(saved) ?? '')
+			.digest('base64url');
+		return { digest, news: this.remembered.get(node)?.dropped !== digest };
+	}
+
+	/**
+	 * A user's activation of `node`, whose static data held `previous` as its poll record: what this
+	 * process wrote before is no state to carry on from, and the new run (returned, for
+	 * recordActivation) counts one more than any run seen (the saved one, the one remembered, the
+	 * last activation's in the global static data, `activated`).
+	 */
+	startRun(node: string, previous: unknown, activated = 0): number {
+		const mine = this.remembered.get(node);
+		const run = Math.max(readPollRecord(previous).state?.run ?? 0, mine?.run ?? 0, activated) + 1;
+		this.remember(node, { run, data: {}, shed: false, quietSeenSaved: false });
+		return run;
+	}
+
+	private forget(node: string): void {
+		const entry = this.remembered.get(node);
+		if (!entry) return;
+		this.rememberedChars -= entry.chars;
+		this.remembered.delete(node);
+	}
+
+	private remember(node: string, entry: Omit<Remembered, 'chars'>): void {
+		const dropped = entry.dropped ?? this.remembered.get(node)?.dropped;
+		this.forget(node);
+		const chars = sizeOf(entry.data);
+		this.remembered.set(node, { ...entry, dropped, chars });
+		this.rememberedChars += chars;
+		for (const pass of ['shed', 'drop'] as const) {
+			for (const [key, other] of this.remembered) {
+				if (this.rememberedChars <= this.budgetChars) return;
+				if (key === node) continue;
+				if (pass === 'drop') this.forget(key);
+				else if (!other.shed && other.data.state !== undefined && other.chars > SHED_STATE_CHARS) {
+					const data = { ...other.data, state: undefined };
+					const less = sizeOf(data);
+					this.rememberedChars -= other.chars - less;
+					this.remembered.set(key, { ...other, data, shed: true, chars: less });
+				}
+			}
+		}
+	}
 }
 
 /** The record of a poll that writes after `carried`, and whether it emitted nothing. */
@@ -231,67 +303,4 @@ export function nextRecord(carried: Carried, quiet: boolean, nowMs: number): Pol
 		quiet,
 		everyPollSaved: carries && carried.everyPollSaved,
 	};
-}
-
-/**
- * This process wrote `data` (its record included) into `staticData` for `node`, carrying on as
- * `carried`, having dropped the damaged record `dropped` (a digest).
- */
-export function rememberWritten(
-	node: string,
-	staticData: object,
-	carried: Carried,
-	data: NodeData & { pollRecord: PollRecord },
-	dropped?: string,
-): void {
-	const { quietSeenSaved } = carried;
-	remember(node, {
-		run: data.pollRecord.run,
-		record: data.pollRecord,
-		data: { ...data },
-		shed: false,
-		dropped,
-		quietSeenSaved,
-	});
-	writtenInto.add(staticData);
-}
-
-/**
- * The digest of a damaged poll record, and whether this process has not dropped it for `node`
- * already: where n8n saves no quiet poll, the damaged copy comes back at every poll, and is
- * dropped at every poll, with one warning.
- */
-export function damagedRecord(node: string, saved: unknown): { digest: string; news: boolean } {
-	const digest = createHash('sha256')
-		.update(JSON.stringify(saved) ?? '')
-		.digest('base64url');
-	return { digest, news: remembered.get(node)?.dropped !== digest };
-}
-
-/**
- * A user's activation of `node`, whose static data held `previous` as its poll record: what this
- * process wrote before is no state to carry on from, and the new run (returned, for
- * recordActivation) counts one more than any run seen (the saved one, the one remembered, the
- * last activation's in the global static data, `activated`).
- */
-export function startRun(node: string, previous: unknown, activated = 0): number {
-	const mine = remembered.get(node);
-	const run = Math.max(readPollRecord(previous).state?.run ?? 0, mine?.run ?? 0, activated) + 1;
-	remember(node, { run, data: {}, shed: false, quietSeenSaved: false });
-	return run;
-}
-
-/** Forgets what this process wrote for `node`. */
-export function forgetNode(node: string): void {
-	const entry = remembered.get(node);
-	if (!entry) return;
-	rememberedChars -= entry.chars;
-	remembered.delete(node);
-}
-
-/** What an n8n restart does to this process's memory (for tests that play one). */
-export function forgetWrittenStates(): void {
-	remembered.clear();
-	rememberedChars = 0;
-	writtenInto = new WeakSet<object>();
 }

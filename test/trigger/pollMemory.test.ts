@@ -1,25 +1,29 @@
 /**
- * What a poll carries on from (trigger/continuity.ts) and the back-off read back
+ * What a poll carries on from (trigger/pollMemory.ts) and the back-off read back
  * (trigger/unknownBackoff.ts), framework-free: the rules the engine tests in
  * test/workflows/triggerPollers.test.ts play through n8n's pollers.
  */
 import {
 	activationRun,
-	carryOn,
-	forgetWrittenStates,
 	nextRecord,
+	PollMemory,
 	readPollRecord,
 	recordActivation,
-	rememberWritten,
-	startRun,
 	type Carried,
-} from '../../nodes/PartnerAccountInquiry/trigger/continuity';
+} from '../../nodes/PartnerAccountInquiry/trigger/pollMemory';
 import { readBackoff } from '../../nodes/PartnerAccountInquiry/trigger/unknownBackoff';
 
 const NODE = 'wf\nnode';
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-beforeEach(() => forgetWrittenStates());
+/** This process's memory; a restart makes a new one. */
+let memory = new PollMemory();
+beforeEach(() => {
+	memory = new PollMemory();
+});
+const carryOn: PollMemory['carryOn'] = (...args) => memory.carryOn(...args);
+const rememberWritten: PollMemory['rememberWritten'] = (...args) => memory.rememberWritten(...args);
+const startRun: PollMemory['startRun'] = (...args) => memory.startRun(...args);
 
 /**
  * One quiet poll over `data` (the object n8n gave it) that writes, the last activation's run in
@@ -54,7 +58,7 @@ describe('carryOn', () => {
 			afterRestart.push((saved.pollRecord as { everyPollSaved: boolean }).everyPollSaved);
 		}
 		expect(afterRestart).toEqual([false, false, true, true]);
-		forgetWrittenStates(); // a restart
+		memory = new PollMemory(); // a restart
 		const record = readPollRecord(saved.pollRecord).state;
 		// The global static data holds the run of the activation that wrote it.
 		expect(carryOn(NODE, record, clone(saved), record?.run).whole).toBe(true);
@@ -74,7 +78,7 @@ describe('carryOn', () => {
 		const global: Record<string, unknown> = {};
 		recordActivation(global, 'node', activate(clone(saved))); // its poll not saved (durable cursors)
 		expect(global).toEqual({ partnerAccountInquiryRuns: { node: 2 } });
-		forgetWrittenStates(); // a restart before the next poll
+		memory = new PollMemory(); // a restart before the next poll
 		const next = clone(saved);
 		const carried = poll(next, Date.now(), activationRun(global, 'node'));
 		expect(carried).toMatchObject({ fresh: true, run: 2, whole: false });
@@ -82,7 +86,7 @@ describe('carryOn', () => {
 		expect(next.pollRecord).toMatchObject({ run: 2, polls: 1, everyPollSaved: false });
 		// Runs that agree, or none in the global static data (the previous release): carried on.
 		expect(poll(clone(next), Date.now(), 2).fresh).toBeUndefined();
-		forgetWrittenStates();
+		memory = new PollMemory();
 		expect(carryOn(NODE, readPollRecord(saved.pollRecord).state, clone(saved)).fresh).toBeUndefined();
 	});
 

@@ -1,0 +1,132 @@
+/**
+ * A set of entries as a user enters it (framework-free): rows in the editor, or pasted text, one
+ * entry a line; checked whole before anything is watched, so that every bad line is refused with
+ * its line number and rule, a repeated entry names the line it repeats, and the set holds at most
+ * MAX_SET_SIZE entries.
+ */
+import { QUOTA_SUBJECT_FIELDS, quotaFieldsFor } from '../shared/core/api/fields';
+import { ValidationError } from '../shared/core/errors';
+import { redactText } from '../shared/core/redaction';
+import { settleSync } from '../shared/core/flow/settle';
+
+/** Entries a set holds at most. */
+export const MAX_SET_SIZE = 1000;
+/** Problems one refusal lists at most (the rest are counted). */
+const MAX_PROBLEMS_SHOWN = 20;
+
+/** One entry as entered: where it is ("line 3", "row 2") and its fields, in order. */
+export interface EnteredEntry {
+	where: string;
+	fields: string[];
+}
+
+/** The parameters a set is entered by: how (rows or text), the rows (a fixed collection of `row`), the text. */
+export interface SetParameters {
+	entry: string;
+	rows: string;
+	row: string;
+	text: string;
+}
+
+export const SET_PARAMETERS = {
+	quota: { entry: 'subjectsEntry', rows: 'subjects', row: 'subject', text: 'subjectsText' },
+	customers: { entry: 'customersEntry', rows: 'customers', row: 'customer', text: 'customersText' },
+} as const satisfies Record<string, SetParameters>;
+
+/**
+ * The entries of pasted text: one a line, its fields separated by commas, semicolons or tabs (a
+ * spreadsheet's copy). Blank lines and lines starting with `#` are no entries (comments).
+ */
+export function entriesOfText(text: string): EnteredEntry[] {
+	const entries: EnteredEntry[] = [];
+	text.split(/\r\n|\r|\n/).forEach((line, i) => {
+		const trimmed = line.trim();
+		if (trimmed === '' || trimmed.startsWith('#')) return;
+		entries.push({ where: `line ${i + 1}`, fields: trimmed.split(/[,;\t]/).map((field) => field.trim()) });
+	});
+	return entries;
+}
+
+/** A quota subject's row (the editor's): its fields in the order a pasted line gives them, then its threshold. */
+export function quotaRowFields(row: Record<string, unknown>): string[] {
+	const fields = quotaFieldsFor(row[QUOTA_SUBJECT_FIELDS[0].name]).map((rule) => row[rule.name]);
+	return [...fields, row.threshold].map((value) => String(value ?? '').trim());
+}
+
+/**
+ * One quota subject as entered: its fields by name (the method in capitals), and its own
+ * threshold text ('' for none). A line holds the subject's fields in their rows' order, the trade
+ * type only for the method that takes one, then optionally a threshold.
+ */
+export function quotaEntryValues(entry: EnteredEntry): { values: Record<string, string>; threshold: string } {
+	const method = (entry.fields[0] ?? '').toUpperCase();
+	const rules = quotaFieldsFor(method);
+	if (entry.fields.length > rules.length + 1) {
+		const names = rules.map((rule) => rule.label.toLowerCase()).join(', ');
+		throw new ValidationError(
+			'subjects',
+			`at most ${rules.length + 1} fields`,
+			`${entry.fields.length} fields, at most ${rules.length + 1}: ${names} and threshold`,
+		);
+	}
+	const values: Record<string, string> = {};
+	rules.forEach((rule, i) => (values[rule.name] = i === 0 ? method : (entry.fields[i] ?? '')));
+	return { values, threshold: entry.fields[rules.length] ?? '' };
+}
+
+/**
+ * The set, checked whole: `parse` turns one entry into its value or throws a ValidationError
+ * naming the rule; `keyOf` says which entries are the same. Throws one ValidationError listing every
+ * problem (bad entries, repeats, an empty or oversized set): nothing is watched until the set is valid.
+ */
+export function checkSet<T>(
+	field: string,
+	entries: EnteredEntry[],
+	parse: (entry: EnteredEntry) => T,
+	keyOf: (value: T) => string,
+	/** The values of an entry a message shows by their last four (a receiving or virtual account). */
+	masked: (entry: EnteredEntry) => string[] = () => [],
+): Array<{ where: string; value: T }> {
+	const what = field === 'customers' ? 'The set of customers' : 'The set of quota subjects';
+	if (entries.length === 0) {
+		throw new ValidationError(field, 'at least one entry', `${what} holds no entry: add at least one`);
+	}
+	if (entries.length > MAX_SET_SIZE) {
+		throw new ValidationError(
+			field,
+			`at most ${MAX_SET_SIZE} entries`,
+			`${what} holds ${entries.length} entries, more than the ${MAX_SET_SIZE} one trigger watches: split them over several triggers`,
+		);
+	}
+	const problems: string[] = [];
+	const checked: Array<{ where: string; value: T }> = [];
+	const seen = new Map<string, string>();
+	for (const entry of entries) {
+		const outcome = settleSync(() => parse(entry));
+		if (!outcome.ok) {
+			if (!(outcome.error instanceof ValidationError)) throw outcome.error;
+			// What was typed, quoted back: an account typed in any column is masked.
+			problems.push(`${entry.where}: ${redactText(outcome.error.message, [], masked(entry))}`);
+			continue;
+		}
+		const key = keyOf(outcome.value);
+		const first = seen.get(key);
+		if (first !== undefined) {
+			problems.push(`${entry.where} repeats ${first}`);
+			continue;
+		}
+		seen.set(key, entry.where);
+		checked.push({ where: entry.where, value: outcome.value });
+	}
+	if (problems.length > 0) {
+		const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).join('; ');
+		const more = problems.length > MAX_PROBLEMS_SHOWN ? `; and ${problems.length - MAX_PROBLEMS_SHOWN} more` : '';
+		throw new ValidationError(
+			field,
+			'every entry valid',
+			`${what} has ${problems.length} bad ${problems.length === 1 ? 'entry' : 'entries'}: ${shown}${more}`,
+			'Correct them and activate again: nothing is watched until every entry is valid. Nothing was sent.',
+		);
+	}
+	return checked;
+}

@@ -1,0 +1,187 @@
+/**
+ * An entry's failure episodes and how they are reported (framework-free): from its first failed
+ * read to its next successful one. Each episode is reported once, as a failed execution, whether
+ * it is still going on or already ended; a status U episode twice (its start, and after its 7th
+ * repeat, that support must be contacted), as the API's back-off says (unknownBackoff.ts); a list
+ * that changed while it was read only at the 3rd poll in a row (such a list usually settles by
+ * the next poll, which reports its change once).
+ */
+import { ApiResultError, ListingChangedError, PartnerError, WatchedSetError } from '../shared/core/errors';
+import {
+	afterUnknown,
+	UNKNOWN_BACKOFF_HOURS,
+	UNKNOWN_REPEATS,
+	UNKNOWN_RETRY_MINUTES,
+	UNKNOWN_RETRY_SCHEDULE_MINUTES,
+	type UnknownBackoff,
+} from './unknownBackoff';
+import type { EndedFailure } from './watchState';
+
+/** Polls in a row that find a list changing while they read it before that is reported. */
+export const UNSETTLED_POLLS_REPORTED = 3;
+/** Entries one report names at most (the rest are counted). */
+const SHOWN = 20;
+
+export interface Failure {
+	/** What failed, as a message may show it (the session's errors are redacted). */
+	reason: string;
+	/** What was reported: 0 nothing yet, 1 its start, 2 (status U, every repeat U) that support must be contacted. */
+	reported: 0 | 1 | 2;
+	backoff?: UnknownBackoff;
+	/** Polls in a row that found its list changing while they read it. */
+	unsettled?: number;
+	/** When the episode began (epoch ms; absent in episodes saved by 0.2.0). */
+	since?: number;
+}
+
+const isUnknown = (error: unknown) => error instanceof ApiResultError && error.explanation.status === 'U';
+
+/** The stage an episode has reached: 0 nothing to report yet, 1 its start, 2 every U repeat answered U. */
+export function stageOf(failure: Failure): 0 | 1 | 2 {
+	if (failure.backoff) return failure.backoff.unknowns > UNKNOWN_REPEATS ? 2 : 1;
+	if (failure.unsettled !== undefined) return failure.unsettled >= UNSETTLED_POLLS_REPORTED ? 1 : 0;
+	return 1;
+}
+
+/** Whether the entry waits out a status U back-off now. */
+export const waitsOut = (failure: Failure | undefined, nowMs: number): boolean =>
+	failure?.backoff !== undefined && nowMs < failure.backoff.nextPollAt;
+
+/** The episode after one more failed read of the entry `key`. */
+export function failureAfter(previous: Failure | undefined, error: unknown, key: string, nowMs: number): Failure {
+	const reason = error instanceof Error ? error.message : String(error);
+	const reported = previous?.reported ?? 0;
+	const since = previous?.since ?? nowMs;
+	if (isUnknown(error)) {
+		// The API's back-off; what was reported of the episode is `reported`.
+		const { next } = afterUnknown(previous?.backoff ? { ...previous.backoff, reported } : undefined, key, nowMs, false);
+		return { reason, reported, since, backoff: { ...next, reported } };
+	}
+	if (error instanceof ListingChangedError)
+		return { reason, reported, since, unsettled: (previous?.unsettled ?? 0) + 1 };
+	// Another kind of failure continues the episode: a back-off stays; a row of polls that found the list changing is broken.
+	return { reason, reported, since, ...(previous?.backoff ? { backoff: previous.backoff } : {}) };
+}
+
+/** An episode that ends now: what is left to report of it (the stage it reached and nobody heard of), if anything. */
+export function endedUnreported(
+	failure: Failure | undefined,
+	before: EndedFailure | undefined,
+	nowMs: number,
+): EndedFailure | undefined {
+	if (!failure || stageOf(failure) <= failure.reported) return before;
+	return { reason: failure.reason, episodes: (before?.episodes ?? 0) + 1, endedAt: nowMs };
+}
+
+/** An entry with something to report: how a message names it, and what. */
+export interface Pending {
+	label: string;
+	where: string;
+	failure?: Failure;
+	ended?: EndedFailure;
+	/** This poll's error for it, when its episode is still going on. */
+	error?: unknown;
+}
+
+const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The failed execution that reports `pending`: one entry's going episode is its own error, with a
+ * hint that says what the trigger does next; anything else one error naming each entry.
+ */
+export function reportError(pending: Pending[], watched: number, nowMs: number): unknown {
+	const [only] = pending;
+	if (watched === 1 && only.failure && !only.ended) {
+		if (only.error instanceof PartnerError) {
+			only.error.hint = hintFor(only.failure, nowMs) ?? only.error.hint;
+			return only.error;
+		}
+		// Reported by a later poll than the one that failed (after n8n's start, say): what it failed with.
+		const hint =
+			hintFor(only.failure, nowMs) ??
+			'The trigger goes on polling; its first successful read reports what changed meanwhile, once.';
+		return new WatchedSetError(1, 1, `${only.failure.reason}${detail(only.failure)}`, hint);
+	}
+	const lines = pending.slice(0, SHOWN).map(({ label, where, failure, ended }) => {
+		const name = where ? `${label} (${where})` : label;
+		const parts: string[] = [];
+		if (ended) {
+			const times = ended.episodes > 1 ? ` ${ended.episodes} times` : '';
+			parts.push(`failed${times} and recovered by ${isoSeconds(ended.endedAt)}: ${ended.reason}`);
+		}
+		if (failure) parts.push(`${failure.reason}${detail(failure)}`);
+		return `${name}: ${parts.join('; then ')}`;
+	});
+	const more = pending.length > SHOWN ? `; and ${pending.length - SHOWN} more` : '';
+	const noun = watched === 1 ? 'entry' : 'entries';
+	return new WatchedSetError(
+		pending.length,
+		watched,
+		`${pending.length} of the ${watched} watched ${noun} failed: ${lines.join('; ')}${more}`,
+		'Every other entry was read and its events were emitted as usual. Each failure named here is reported once (a status U back-off at its start and after its 7th repeat); a failing entry keeps its saved state, so its first successful read reports what changed meanwhile, once.',
+	);
+}
+
+function detail(failure: Failure): string {
+	const unsettled = failure.unsettled !== undefined ? ` (at each of the last ${failure.unsettled} polls)` : '';
+	const when = failure.backoff ? `; asked again at ${isoSeconds(failure.backoff.nextPollAt)}` : '';
+	const support =
+		stageOf(failure) === 2
+			? `; every one of its ${UNKNOWN_REPEATS} repeats was answered U: contact technical support`
+			: '';
+	return `${unsettled}${when}${support}`;
+}
+
+/** What one entry's report says the trigger does next. */
+function hintFor(failure: Failure, nowMs: number): string | undefined {
+	const backoff = failure.backoff;
+	if (backoff) {
+		const askAgain = isoSeconds(backoff.nextPollAt);
+		const waitMinutes = Math.round((backoff.nextPollAt - nowMs) / 60_000);
+		if (stageOf(failure) === 2) {
+			return `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${waitMinutes} minutes (next at ${askAgain}) without reporting this again, and carries on as usual at the first successful answer.`;
+		}
+		const times = backoff.unknowns > 1 ? ` ${backoff.unknowns} times in a row` : '';
+		return `The gateway answered U (outcome unknown)${times}. As the API asks, the trigger stops asking this question until ${askAgain} (${waitMinutes} minutes), and asks again at most ${UNKNOWN_REPEATS} times in all, ${UNKNOWN_RETRY_MINUTES} to ${UNKNOWN_RETRY_SCHEDULE_MINUTES[UNKNOWN_REPEATS - 1]} minutes apart (${UNKNOWN_BACKOFF_HOURS} hours). Meanwhile it emits nothing and reports nothing; the first answer that is not U ends the wait, and that poll reports what changed meanwhile, once. It reports again only if every repeat is answered U.`;
+	}
+	if (failure.unsettled !== undefined) {
+		return `The list changed while each of the last ${failure.unsettled} polls read it (each read it up to 4 times), so the trigger could not tell what really changed: these polls emitted nothing and the saved state did not change. It goes on polling without reporting this again, and the first poll that reads the list whole reports what changed, once. A list that keeps changing this long may be bound and unbound by an automated process: check with the gateway's operator.`;
+	}
+	return undefined;
+}
+
+/**
+ * The error that refuses an activation whose poll could not read every entry (one taken later
+ * by a poll that emits nothing is not saved by every n8n setup, and a restart would lose it with
+ * the changes made meanwhile): one entry's own error, or one naming each.
+ */
+export function activationError(
+	missing: Array<{ label: string; where: string; error?: unknown }>,
+	watched: number,
+	budgetMs: number,
+): unknown {
+	const [only] = missing;
+	if (missing.length === 1 && watched === 1 && only.error instanceof PartnerError) {
+		if (isUnknown(only.error)) {
+			only.error.hint = `The gateway answered U (outcome unknown) to the poll n8n runs when the workflow is activated, so the trigger has no baseline to compare later polls with, and the workflow was not activated. Activate it again in ${UNKNOWN_RETRY_MINUTES} minutes or later, the wait the API asks for after U.`;
+		}
+		return only.error;
+	}
+	const lines = missing.slice(0, SHOWN).map(({ label, where, error }) => {
+		const why =
+			error === undefined
+				? `not read within the activation's ${Math.round(budgetMs / 1000)} s`
+				: error instanceof Error
+					? error.message
+					: String(error);
+		return `${where ? `${label} (${where})` : label}: ${why}`;
+	});
+	const more = missing.length > SHOWN ? `; and ${missing.length - SHOWN} more` : '';
+	const noun = watched === 1 ? 'entry' : 'entries';
+	return new WatchedSetError(
+		missing.length,
+		watched,
+		`The workflow was not activated: ${missing.length} of the ${watched} watched ${noun} could not be read at activation: ${lines.join('; ')}${more}`,
+		'Every entry needs the baseline the activation poll takes, or a change made before a restart could go unreported. Activate again once they can be read (5 minutes later after a status U), or remove them from the set; split a set too large to read within one poll.',
+	);
+}

@@ -1,0 +1,173 @@
+/**
+ * Which entries a poll reads, and how many (framework-free): a poll starts no more entries than it
+ * can finish within its budget, so that every entry is read whole within a known number of polls.
+ *
+ * - Entries go least recently read first (never read first), the set's order among equals; an entry
+ *   waiting out a status U back-off is not due.
+ * - An entry is started only when the poll can still finish it: by Graham's bound for a scheduler
+ *   that never idles while work waits, the entries started so far end within (their requests not
+ *   yet answered) x (time a request takes at the scheduler's width) + (the longest chain of
+ *   requests one entry must make in turn, plus one request in flight) x (round trip). An entry
+ *   that does not fit waits for the next poll, where it is among the first. Requests of the entry
+ *   started first go first (the scheduler's priority), so the poll finishes entries in turn
+ *   instead of advancing all of them a little.
+ * - An entry too large to fit beside others gets a poll to itself, with the whole time n8n gives a
+ *   poll (`soloBudgetMs`); only an entry that does not fit even then is a failure. A set of one
+ *   entry always has the poll to itself.
+ * - The poll n8n runs at an activation reads every entry, with the whole time n8n gives it.
+ */
+import { settle, type Settled } from '../shared/core/flow/settle';
+
+/** The share of a budget the estimate may plan for: the rest absorbs a slower answer or a retry. */
+export const PLANNED_SHARE = 0.8;
+/** Entries in progress at once at most, whatever the estimate says (memory: one list each). */
+const MAX_IN_PROGRESS_PER_SLOT = 4;
+/** The round trip assumed before any was measured. */
+export const FIRST_ROUND_TRIP_MS = 500;
+
+/** What a poll knows beforehand of reading one entry. */
+export interface EntryCost {
+	key: string;
+	/** Requests its read is expected to make. */
+	requests: number;
+	/** Requests it must make one after another (a listing's first page before the others, say). */
+	steps: number;
+}
+
+/** How fast requests went at the last polls (saved with the state, so that the first estimate is close). */
+export interface Pace {
+	/** The round trip of one request, in ms. */
+	roundTripMs: number;
+	/** Wall time per request when the scheduler's width is busy, in ms (round trip / width at best). */
+	msPerRequest: number;
+}
+
+export interface PlanOptions {
+	/** The scheduler's width: requests at once. */
+	width: number;
+	pace?: Pace;
+	/** The budget of entries read side by side. */
+	sharedBudgetMs: number;
+	/** The budget of an entry that has the poll to itself, and of the activation poll. */
+	soloBudgetMs: number;
+	/** The activation poll: every entry is started, within the solo budget. */
+	readAll: boolean;
+	now: () => number;
+	/** A signal that aborts after `ms` (AbortSignal.timeout; a virtual clock's in tests). */
+	deadline: (ms: number) => AbortSignal;
+	/** What the poll's scheduler measured so far: requests sent (retries included), and answered ones with their round trips. */
+	measured: () => { sent: number; timed: number; timedMs: number };
+}
+
+export interface PollReads<T> {
+	/** Each entry read to its end (cut short: absent). */
+	outcomes: Map<string, Settled<T>>;
+	/** The entry that had the poll to itself and was still cut short: it does not fit in a poll. */
+	tooLarge?: string;
+	/** The budget the poll read within, in ms. */
+	budgetMs: number;
+	/** How fast it went, for the next poll's plan. */
+	pace: Pace;
+}
+
+/** Graham's bound for a read started now: what is outstanding plus its own requests, plus its chain. */
+function finishEstimate(outstanding: number, cost: EntryCost, pace: Pace): number {
+	return (outstanding + cost.requests) * pace.msPerRequest + (cost.steps + 1) * pace.roundTripMs;
+}
+
+/**
+ * Reads `due` (in that order) with `read`, as many as fit (see above). `read` gets each entry's
+ * signal (aborted when the poll's budget ends) and its priority (the order it was started in).
+ */
+export async function readWithinBudget<T>(
+	due: readonly EntryCost[],
+	options: PlanOptions,
+	read: (key: string, signal: AbortSignal, priority: number) => Promise<T>,
+): Promise<PollReads<T>> {
+	const { width, readAll, now } = options;
+	const first = options.pace ?? {
+		roundTripMs: FIRST_ROUND_TRIP_MS,
+		msPerRequest: FIRST_ROUND_TRIP_MS / width,
+	};
+	const solo =
+		!readAll &&
+		due.length > 0 &&
+		(due.length === 1 || finishEstimate(0, due[0], first) > PLANNED_SHARE * options.sharedBudgetMs);
+	const budgetMs = readAll || solo ? options.soloBudgetMs : options.sharedBudgetMs;
+	const outcomes = new Map<string, Settled<T>>();
+	const budget = options.deadline(Math.max(1, budgetMs));
+	const started = now();
+	let outstanding = 0;
+	let next = 0;
+	let inProgress = 0;
+	const limit = solo ? 1 : width * MAX_IN_PROGRESS_PER_SLOT;
+	// One listener on the budget, one controller per entry: hundreds of entries would otherwise
+	// each add a listener to one signal.
+	const running = new Set<AbortController>();
+	const stop = () => running.forEach((controller) => controller.abort(budget.reason));
+	budget.addEventListener('abort', stop, { once: true });
+
+	/**
+	 * How fast requests go, as measured by this poll once it has answers (before: the last polls'):
+	 * a round trip, and the time per request the scheduler takes to send them (its width, its
+	 * pacing, a rate limit's halving: no shorter than a round trip over the width).
+	 */
+	const pace = (): Pace => {
+		const { sent, timed, timedMs } = options.measured();
+		if (timed === 0) return first;
+		const roundTripMs = timedMs / timed;
+		const sending = sent >= width ? (now() - started) / sent : 0;
+		return { roundTripMs, msPerRequest: Math.max(roundTripMs / width, sending) };
+	};
+	// The first entry is always started (one too large for the shared budget has the poll to itself).
+	const fits = (cost: EntryCost) =>
+		readAll || next === 0 || now() - started + finishEstimate(outstanding, cost, pace()) <= PLANNED_SHARE * budgetMs;
+
+	await new Promise<void>((resolve) => {
+		const startMore = () => {
+			while (next < due.length && !budget.aborted && inProgress < limit && (next === 0 || !solo)) {
+				const cost = due[next];
+				if (!fits(cost)) break;
+				const priority = next++;
+				inProgress++;
+				outstanding += cost.requests;
+				const controller = new AbortController();
+				running.add(controller);
+				void settle(read(cost.key, controller.signal, priority)).then((outcome) => {
+					running.delete(controller);
+					inProgress--;
+					outstanding -= cost.requests;
+					if (!budget.aborted) outcomes.set(cost.key, outcome);
+					startMore();
+				});
+			}
+			if (inProgress === 0) resolve();
+		};
+		startMore();
+	});
+	budget.removeEventListener('abort', stop);
+	const tooLarge = solo && !outcomes.has(due[0].key) ? due[0].key : undefined;
+	return { outcomes, tooLarge, budgetMs, pace: pace() };
+}
+
+/** What the planner estimates of a list of `pages` pages read `reads` times at `width` requests at once. */
+export function listCost(key: string, pages: number, reads: number, width: number): EntryCost {
+	const perRead = 1 + Math.ceil(Math.max(0, pages - 1) / width);
+	return { key, requests: pages * reads, steps: perRead * reads };
+}
+
+/**
+ * The entries due, in the order a poll reads them: least recently read first (`readAt`: the poll
+ * count it was last read at, 0 never), the set's order among equals; `waiting` ones left out.
+ */
+export function dueOrder(
+	keys: readonly string[],
+	readAt: (key: string) => number,
+	waiting: (key: string) => boolean,
+): string[] {
+	return keys
+		.map((key, i) => ({ key, i, at: readAt(key) }))
+		.filter(({ key }) => !waiting(key))
+		.sort((a, b) => a.at - b.at || a.i - b.i)
+		.map(({ key }) => key);
+}

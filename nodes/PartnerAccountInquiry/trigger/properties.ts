@@ -1,0 +1,220 @@
+/**
+ * The trigger's parameters in the editor. Versions 1 and 2 pick one event (`event`); version 3
+ * picks what it reads (`triggerOn`) and any of its events (`events`). Everything else is the same
+ * in every version, shown for the family of the events picked.
+ */
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import {
+	accessTokenOption,
+	connectedAccountIdOption,
+	customerIdOption,
+	filtersCollection,
+	maskBankDetailsOption,
+	optionsCollection,
+	quotaFields,
+	timeoutOption,
+} from '../shared/properties';
+import { MAX_SET_SIZE, SET_PARAMETERS, type SetParameters } from './enteredSet';
+import { eventOptions, TRIGGER_EVENTS, type Family } from './events';
+import { EVENTS_FROM } from './watch';
+
+type Show = NonNullable<IDisplayOptions['show']>;
+
+/** How a set is entered (rows or pasted text), its rows and its text, under SET_PARAMETERS' names. */
+function setEntryProperties(
+	names: SetParameters,
+	show: Show,
+	what: { noun: string; perLine: string; rowValues: INodeProperties[]; textPlaceholder: string; textFormat: string },
+): INodeProperties[] {
+	const plural = `${what.noun}s`;
+	return [
+		{
+			displayName: `Enter ${plural} As`,
+			name: names.entry,
+			type: 'options',
+			noDataExpression: true,
+			default: 'rows',
+			displayOptions: { show },
+			options: [
+				{ name: 'Rows', value: 'rows', description: `One row per ${what.noun.toLowerCase()}, in the editor` },
+				{ name: 'Text', value: 'text', description: `${what.perLine}, pasted (from a spreadsheet, say)` },
+			],
+		},
+		{
+			displayName: plural,
+			name: names.rows,
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			default: {},
+			placeholder: `Add ${what.noun}`,
+			displayOptions: { show: { ...show, [names.entry]: ['rows'] } },
+			options: [{ displayName: what.noun, name: names.row, values: what.rowValues }],
+		},
+		{
+			displayName: plural,
+			name: names.text,
+			type: 'string',
+			typeOptions: { rows: 8 },
+			default: '',
+			placeholder: what.textPlaceholder,
+			displayOptions: { show: { ...show, [names.entry]: ['text'] } },
+			description: `${what.perLine}, at most ${MAX_SET_SIZE}${what.textFormat}. Blank lines and lines starting with # are skipped; any other bad line is refused with its line number, and nothing is watched until every line is valid.`,
+		},
+	];
+}
+
+/** Every parameter but the event(s), for the family `show` selects (and `threshold`, where Quota Below Threshold is picked). */
+function watchedProperties(beneficiaries: Show, quota: Show, below: Show): INodeProperties[] {
+	const one = (show: Show) => ({ show: { ...show, watch: ['one'] } });
+	const many = (show: Show) => ({ show: { ...show, watch: ['many'] } });
+	const watch = (show: Show, options: INodeProperties['options']): INodeProperties => ({
+		displayName: 'Watch',
+		name: 'watch',
+		type: 'options',
+		noDataExpression: true,
+		default: 'one',
+		displayOptions: { show },
+		options,
+	});
+	return [
+		watch(beneficiaries, [
+			{ name: 'One Account', value: 'one', description: 'Your own account, or one customer (Options > Customer ID)' },
+			{
+				name: 'Many Customers',
+				value: 'many',
+				description: `Up to ${MAX_SET_SIZE} customers in one trigger, each with its own baseline`,
+			},
+		]),
+		watch(quota, [
+			{ name: 'One Subject', value: 'one', description: 'One accumulation method, ID and currency' },
+			{
+				name: 'Many Subjects',
+				value: 'many',
+				description: `Up to ${MAX_SET_SIZE} quota subjects in one trigger, each with its own threshold and baseline`,
+			},
+		]),
+		...setEntryProperties(SET_PARAMETERS.customers, many(beneficiaries).show, {
+			noun: 'Customer',
+			perLine: 'One customer ID a line',
+			rowValues: [{ displayName: 'Customer ID', name: 'customerId', type: 'string', default: '' }],
+			textPlaceholder: 'CUST_0001\nCUST_0002',
+			textFormat: '',
+		}),
+		filtersCollection({ show: beneficiaries }),
+		optionsCollection(one(beneficiaries), [
+			accessTokenOption('the accessToken body field'),
+			customerIdOption,
+			timeoutOption,
+		]),
+		optionsCollection(many(beneficiaries), [accessTokenOption('the accessToken body field'), timeoutOption]),
+		...quotaFields(one(quota).show),
+		...setEntryProperties(SET_PARAMETERS.quota, many(quota).show, {
+			noun: 'Subject',
+			perLine: 'One subject a line',
+			rowValues: [
+				// Inside a row, Trade Type is shown when the row's method needs it.
+				...quotaFields({}).map(({ displayOptions, ...field }) => {
+					const needs = (displayOptions?.show as Show | undefined)?.quotaAccumulationMethod;
+					return needs ? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs } } } : field;
+				}),
+				{
+					displayName: 'Threshold',
+					name: 'threshold',
+					type: 'string',
+					default: '',
+					placeholder: '10000',
+					description:
+						"For Quota Below Threshold: this subject's own threshold, in major units; empty means the Threshold below",
+				},
+			],
+			textPlaceholder: 'USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS',
+			textFormat:
+				': method, ID, currency, the trade type for BENEFICIARY, and optionally its own threshold, separated by commas, semicolons or tabs',
+		}),
+		{
+			displayName: 'Threshold',
+			name: 'threshold',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			required: true,
+			default: 10000,
+			displayOptions: { show: below },
+			description:
+				'In major units of the currency (10000 USD, not cents): the event fires when the quota falls below it. With many subjects, for each subject that gives no threshold of its own.',
+		},
+		optionsCollection({ show: quota }, [
+			accessTokenOption('the Access-Token header'),
+			connectedAccountIdOption,
+			timeoutOption,
+		]),
+	];
+}
+
+const familyEvents = (family: Family) => TRIGGER_EVENTS.filter((row) => row.reads === family).map((row) => row.value);
+
+/** Versions 1 and 2: one event. */
+function oneEventProperties(): INodeProperties[] {
+	const versions = { '@version': [1, 2] };
+	const beneficiaries = { ...versions, event: familyEvents('beneficiaries') };
+	return [
+		{
+			displayName: 'Event',
+			name: 'event',
+			type: 'options',
+			noDataExpression: true,
+			required: true,
+			default: 'beneficiaryAdded',
+			displayOptions: { show: versions },
+			options: eventOptions(undefined, 2),
+		},
+		{ ...maskBankDetailsOption, displayOptions: { show: { ...beneficiaries, '@version': [1] } } },
+		{ ...maskBankDetailsOption, default: true, displayOptions: { show: { ...beneficiaries, '@version': [2] } } },
+		...watchedProperties(
+			beneficiaries,
+			{ ...versions, event: familyEvents('quota') },
+			{ ...versions, event: ['quotaBelowThreshold'] },
+		),
+	];
+}
+
+/** Version 3: what it reads, then any of its events. */
+function eventListProperties(): INodeProperties[] {
+	const versions = { '@version': [EVENTS_FROM] };
+	const on = (family: Family) => ({ ...versions, triggerOn: [family] });
+	const events = (family: Family, defaults: string[]): INodeProperties => ({
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		noDataExpression: true,
+		required: true,
+		default: [...defaults],
+		displayOptions: { show: on(family) },
+		options: eventOptions(family, EVENTS_FROM),
+		description: 'One read of each entry serves every event picked; each item says which event it is (`event`)',
+	});
+	return [
+		{
+			displayName: 'Trigger On',
+			name: 'triggerOn',
+			type: 'options',
+			noDataExpression: true,
+			default: 'beneficiaries',
+			displayOptions: { show: versions },
+			options: [
+				{ name: 'Beneficiaries', value: 'beneficiaries', description: 'Payees bound, unbound or changed' },
+				{
+					name: 'Available Quota',
+					value: 'quota',
+					description: 'The FX settlement quota falling below a threshold, or changing',
+				},
+			],
+		},
+		events('beneficiaries', ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryBankDetailsChanged']),
+		events('quota', ['quotaBelowThreshold']),
+		{ ...maskBankDetailsOption, default: true, displayOptions: { show: on('beneficiaries') } },
+		...watchedProperties(on('beneficiaries'), on('quota'), { ...on('quota'), events: ['quotaBelowThreshold'] }),
+	];
+}
+
+export const triggerProperties: INodeProperties[] = [...oneEventProperties(), ...eventListProperties()];

@@ -1,0 +1,321 @@
+/**
+ * What a trigger watches, from its parameters: the events picked, and the entries (one quota
+ * subject or customer, or a set of them), each with how it is read, compared with its saved state
+ * and named. One subject is a set of one: the poll (poll.ts) does the same for either.
+ */
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { isMaskedField, isMaskedQuotaId } from '../shared/core/api/fields';
+import { ValidationError } from '../shared/core/errors';
+import { maskAccount, maskBankDetails } from '../shared/core/redaction';
+import {
+	listBeneficiaries,
+	listedFor,
+	listingQuestion,
+	OWNER_FIELD,
+	type ListingSize,
+} from '../shared/endpoints/beneficiaries';
+import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
+import type { QuotaRequest } from '../shared/core/api/validation';
+import {
+	ACCUMULATION_ID,
+	maskBankDetailsOption,
+	readBoolean,
+	refuseEmptyAccountExpressions,
+	refuseEmptyExpression,
+} from '../shared/properties';
+import type { ApiSession, ReadOptions } from '../shared/transport/session';
+import { baseline, comparedWith, readBeneficiaryState } from './beneficiaryDiff';
+import {
+	checkSet,
+	entriesOfText,
+	quotaEntryValues,
+	quotaRowFields,
+	SET_PARAMETERS,
+	type EnteredEntry,
+	type SetParameters,
+} from './enteredSet';
+import { eventOptions, familyOf, type Family, type TriggerEvent } from './events';
+import { listCost, type EntryCost } from './pollPlan';
+import { quotaEvents, readQuotaState, type QuotaState } from './quotaState';
+import { questionDigest, type StateReading } from './savedState';
+import type { EntryRecord } from './watchState';
+
+/** "Fetch Test Event" shows this many current beneficiaries. */
+export const SAMPLE_SIZE = 3;
+/** From this node version on, Mask Bank Details is on unless turned off. */
+export const MASK_BY_DEFAULT_FROM = 2;
+/** From this node version on, the trigger takes a list of events (`events`) instead of one (`event`). */
+export const EVENTS_FROM = 3;
+
+/** One watched entry, for one poll. */
+export interface WatchedEntry {
+	/** The digest of the question a trigger watching it alone asks: its state's key. */
+	key: string;
+	/** Where it was entered ("row 2", "line 3"; '' for one subject). */
+	where: string;
+	/** How a message names it (an account number by its last four). */
+	label: string;
+	readState: (saved: unknown) => StateReading<unknown>;
+	/** What reading it will take (pollPlan.ts), from what its last read saw. */
+	cost: (record: EntryRecord | undefined, width: number) => EntryCost;
+	read: (session: ApiSession, options: ReadOptions, observed: ListingSize) => Promise<unknown>;
+	/** Its events (items, at most `cap`) and its state after them; `whole`: the saved state holds every earlier poll's finding. */
+	compare: (
+		saved: unknown,
+		read: unknown,
+		cap: number,
+		whole: boolean,
+	) => { events: IDataObject[]; next: unknown; held: boolean };
+	/** "Fetch Test Event": a few items of current data. */
+	sample: (session: ApiSession) => Promise<IDataObject[]>;
+}
+
+export interface Watch {
+	family: Family;
+	events: ReadonlySet<TriggerEvent>;
+	/** Watch Many: a set entered as rows or text. */
+	many: boolean;
+	entries: WatchedEntry[];
+}
+
+/** The events picked: one (`event`, versions 1 and 2) or a list (`events`), all of one family. */
+function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[]; asked: IDataObject } {
+	const version = fn.getNode().typeVersion;
+	if (version < EVENTS_FROM) {
+		const event = fn.getNodeParameter('event') as TriggerEvent;
+		const family = familyOf(event);
+		if (!family) throw new ValidationError('event', 'a known event', `The event "${event}" is not supported`);
+		return { family, events: [event], asked: { event } };
+	}
+	const family = fn.getNodeParameter('triggerOn') as Family;
+	const picked = [fn.getNodeParameter('events', [])].flat() as string[];
+	const offered = eventOptions(family, version).map((option) => option.value as string);
+	const unknown = picked.filter((event) => !offered.includes(event));
+	if (picked.length === 0 || unknown.length > 0) {
+		throw new ValidationError(
+			'events',
+			`one or more of ${offered.join(', ')}`,
+			picked.length === 0
+				? 'Pick at least one event'
+				: `Events ${JSON.stringify(unknown)} are not events of ${family}: pick from ${offered.join(', ')}`,
+		);
+	}
+	const events = [...new Set(picked)].sort() as TriggerEvent[];
+	return { family, events, asked: { events } };
+}
+
+/**
+ * The digest of what an entry asks: another event, filter, subject, customer, threshold, access
+ * token (an OAuth token authorises one user's data), client ID or gateway is another question,
+ * and starts a fresh baseline rather than reporting the difference; nothing else does (a timeout
+ * does not). The token counts only through a digest, and only when set, so that a question without
+ * one is the one releases before 0.2 asked; the second digest is the question as they put it.
+ */
+function questionOf(session: ApiSession, asked: IDataObject, accessToken: unknown): [string, string] {
+	const { clientId, baseUrl } = session.credentials;
+	const askedBefore = questionDigest({ ...asked, clientId, baseUrl });
+	if (typeof accessToken !== 'string' || !accessToken) return [askedBefore, askedBefore];
+	return [questionDigest({ ...asked, clientId, baseUrl, accessToken: questionDigest(accessToken) }), askedBefore];
+}
+
+/** An item as Mask Bank Details has it shown. Unset (a version 1 node saved without it): off, as version 1 emitted. */
+function bankDetailsShown(fn: IPollFunctions): (json: IDataObject) => IDataObject {
+	const byDefault = fn.getNode().typeVersion >= MASK_BY_DEFAULT_FROM;
+	const mask = readBoolean(
+		{ ...maskBankDetailsOption, default: byDefault },
+		{ [maskBankDetailsOption.name]: fn.getNodeParameter(maskBankDetailsOption.name, byDefault) },
+	);
+	return (json) => (mask ? maskBankDetails(json) : json);
+}
+
+/** The entries of a set as entered: rows of a fixed collection, or pasted text (one entry a line). */
+function enteredEntries(
+	fn: IPollFunctions,
+	names: SetParameters,
+	fieldsOf: (row: IDataObject) => string[],
+): EnteredEntry[] {
+	if (fn.getNodeParameter(names.entry, 'rows') === 'text')
+		return entriesOfText(String(fn.getNodeParameter(names.text, '')));
+	const rows = (fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row];
+	return (Array.isArray(rows) ? (rows as IDataObject[]) : []).map((row, i) => ({
+		where: `row ${i + 1}`,
+		fields: fieldsOf(row),
+	}));
+}
+
+export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
+	const { family, events, asked } = eventsOf(fn);
+	const many = fn.getNodeParameter('watch', 'one') === 'many';
+	const options = fn.getNodeParameter('options', {}) as IDataObject;
+	// An expression that gave nothing would watch your own account instead: refused, as in the action node.
+	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
+	const wanted = new Set<string>(events);
+	// Items name their subject or list wherever one trigger may watch several (a set, or version 3).
+	const named = many || fn.getNode().typeVersion >= EVENTS_FROM;
+	const entries =
+		family === 'quota'
+			? quotaEntries(fn, session, { asked, options, wanted, many, named })
+			: beneficiaryEntries(fn, session, { asked, options, wanted, many, named, shown: bankDetailsShown(fn) });
+	return { family, events: wanted as ReadonlySet<TriggerEvent>, many, entries };
+}
+
+interface Context {
+	asked: IDataObject;
+	options: IDataObject;
+	wanted: ReadonlySet<string>;
+	many: boolean;
+	named: boolean;
+}
+
+/**
+ * The Threshold as a number of at least 0. An expression can make it anything: an empty string,
+ * text or a negative number is refused (naming the field), never read as 0, an alert that could
+ * never fire. A number in a string ("10000") is that number.
+ */
+export function readThreshold(raw: unknown): number {
+	const value =
+		typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
+	if (!Number.isFinite(value) || value < 0) {
+		throw new ValidationError(
+			'threshold',
+			'a number of at least 0',
+			`Threshold must be a number of at least 0, got ${JSON.stringify(raw) ?? 'nothing'}`,
+		);
+	}
+	return value;
+}
+
+/** How an item names a quota subject, for a Switch to route on: "USER_ID U-1001 USD" (the trade type last). */
+const subjectOf = (request: QuotaRequest) =>
+	[request.quotaAccumulationMethod, request.quotaAccumulationId, request.currency, request.tradeType]
+		.filter(Boolean)
+		.join(' ');
+
+function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context): WatchedEntry[] {
+	const { asked, options, wanted, many, named } = context;
+	const below = wanted.has('quotaBelowThreshold');
+	const defaultThreshold = below ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
+	let subjects: Array<{ where: string; value: { request: QuotaRequest; threshold: number } }>;
+	if (many) {
+		const entered = enteredEntries(fn, SET_PARAMETERS.quota, quotaRowFields);
+		subjects = checkSet(
+			'subjects',
+			entered,
+			(entry) => {
+				const { values, threshold } = quotaEntryValues(entry);
+				const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
+				return { request, threshold: below && threshold !== '' ? readThreshold(threshold) : defaultThreshold };
+			},
+			({ request }) => questionDigest(request),
+			({ fields }) => (isMaskedQuotaId(fields[0]?.toUpperCase()) && fields[1] ? [fields[1]] : []),
+		);
+	} else {
+		const id = fn.getNodeParameter(ACCUMULATION_ID.name, '');
+		refuseEmptyExpression(fn.getNode(), 0, [ACCUMULATION_ID.name], ACCUMULATION_ID, id);
+		const request = buildQuotaRequest((name, fallback) =>
+			name === ACCUMULATION_ID.name ? id : fn.getNodeParameter(name, fallback),
+		);
+		subjects = [{ where: '', value: { request, threshold: defaultThreshold } }];
+	}
+	return subjects.map(({ where, value: { request, threshold } }) => {
+		const question = quotaQuestion(request, options);
+		const connectedAccountId = options.connectedAccountId ?? '';
+		const [key, askedBefore] = questionOf(
+			session,
+			{ ...asked, request, threshold, connectedAccountId },
+			options.accessToken,
+		);
+		const shownId = isMaskedField('quotaAccumulationId', request as unknown as IDataObject)
+			? maskAccount(request.quotaAccumulationId)
+			: request.quotaAccumulationId;
+		const naming = named ? { subject: subjectOf(request) } : {};
+		return {
+			key,
+			where,
+			label: [request.quotaAccumulationMethod, shownId, request.currency, request.tradeType].filter(Boolean).join(' '),
+			readState: (saved) => readQuotaState(saved, key, askedBefore),
+			cost: () => ({ key, requests: 1, steps: 1 }),
+			read: async (s, read) => await getQuota(s, question, read),
+			compare: (saved, read, cap, whole) => {
+				const quota = read as IDataObject;
+				const state = saved as QuotaState | undefined;
+				const outcome = quotaEvents(wanted, state, key, quota.availableQuotaAmount as number, threshold, whole);
+				// Over the cap: nothing emitted and the state stays (none: no baseline yet), so a later poll fires it.
+				if (outcome.fired.length > cap) return { events: [], next: state, held: false };
+				const events = outcome.fired.map((event) => {
+					const json: IDataObject = { ...quota, event, ...naming, previousAmount: outcome.previousAmount ?? null };
+					if (event === 'quotaBelowThreshold') json.threshold = threshold;
+					return json;
+				});
+				return { events, next: outcome.next, held: false };
+			},
+			sample: async (s) => [{ ...(await getQuota(s, question)), event: [...wanted][0], ...naming }],
+		};
+	});
+}
+
+function beneficiaryEntries(
+	fn: IPollFunctions,
+	session: ApiSession,
+	context: Context & { shown: (json: IDataObject) => IDataObject },
+): WatchedEntry[] {
+	const { asked, options, wanted, many, named, shown } = context;
+	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
+	// A poll always confirms a list of several pages: an event must never come from a list that mixes two moments.
+	const ask = (customerId: IDataObject['customerId']) =>
+		listingQuestion(filters, { ...options, customerId, confirmWholeList: true });
+	const customers = many
+		? checkSet(
+				'customers',
+				enteredEntries(fn, SET_PARAMETERS.customers, (row) => [String(row.customerId ?? '').trim()]),
+				(entry) => {
+					if (entry.fields.length > 1)
+						throw new ValidationError(
+							'customers',
+							'one customer ID a line',
+							`${entry.fields.length} fields, one customer ID expected`,
+						);
+					const customerId = entry.fields[0] ?? '';
+					if (customerId === '') throw new ValidationError('customers', 'a customer ID', 'no customer ID');
+					return { customerId, question: ask(customerId) };
+				},
+				(c) => c.customerId,
+			)
+		: [{ where: '', value: { customerId: options.customerId ?? '', question: ask(options.customerId) } }];
+	return customers.map(({ where, value: { customerId, question } }) => {
+		const [key, askedBefore] = questionOf(session, { ...asked, filters, customerId }, options.accessToken);
+		const owner = named ? { [OWNER_FIELD]: listedFor(question.request) } : {};
+		// The saved state this poll compares with, read before the read: a first read that is the saved
+		// list as it was needs no confirming read.
+		let compared: ReturnType<typeof comparedWith> | undefined;
+		return {
+			key,
+			where,
+			label: customerId ? `customer ${String(customerId)}` : 'your own list',
+			readState: (saved) => {
+				const reading = readBeneficiaryState(saved, key, askedBefore);
+				compared = reading.state ? comparedWith(reading.state) : undefined;
+				return reading;
+			},
+			// A list of one page is one answer, read once; a longer one is confirmed unless it held.
+			cost: (record, width) =>
+				listCost(key, record?.pages ?? 1, (record?.pages ?? 1) > 1 && !record?.held ? 2 : 1, width),
+			read: async (s, read, observed) =>
+				await listBeneficiaries(s, { ...question, settled: compared?.settled }, read, observed),
+			compare: (saved, read, cap) => {
+				const list = read as IDataObject[];
+				if (!saved || !compared) return { events: [], next: baseline(key, list), held: false };
+				const { events, next } = compared.diff(list, wanted, cap);
+				const items = events.map(({ event, beneficiary, changes }) =>
+					shown({ ...beneficiary, event, ...(changes ? { changes } : {}), ...owner } as IDataObject),
+				);
+				return { events: items, next, held: next === saved };
+			},
+			sample: async (s) => {
+				const sample = await listBeneficiaries(s, { ...question, limit: SAMPLE_SIZE });
+				return sample.map((json) => shown({ ...json, event: [...wanted][0], ...owner }));
+			},
+		};
+	});
+}
