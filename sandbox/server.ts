@@ -9,11 +9,13 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 
 import { CODE_CUSTOMERS, createCustomers, quotaRecord, type Beneficiary, type Customer } from './data';
+import { FaultBook, type FaultRule } from './faultRules';
+import { echo, struck } from './faults';
+import type { Answer, LoggedRequest, Outcome, PreparedResponse, Simulator, SimulatorOptions } from './types';
 
 /** sandbox/keys, whether this runs from the sources (ts-jest) or compiled into .dev-dist/. */
 export const SANDBOX_KEYS_DIR = [join(__dirname, 'keys'), join(__dirname, '..', '..', 'sandbox', 'keys')].find((dir) =>
@@ -24,192 +26,15 @@ export const SANDBOX_KEY_VERSION = '1';
 export const LIST_PATH = '/amsin/api/v1/business/account/inquiryBeneficiaryList';
 export const QUOTA_PATH = '/amsin/api/v1/business/account/inquiryAvailableQuota';
 
-export type FaultKind =
-	| 'rateLimit'
-	| 'unknownException'
-	| 'http429'
-	| 'http502'
-	| 'http503'
-	| 'reset'
-	| 'hang'
-	| 'alterBody'
-	| 'unsigned'
-	| 'wrongKey'
-	| 'foreignClientId'
-	| 'malformedJson'
-	| 'totalChanges'
-	| 'answer'
-	| 'redirect'
-	| 'foreignQuota'
-	// A genuinely signed answer dated 10 minutes ago, 10 minutes ahead, or with a response-time that is no time.
-	| 'staleTime'
-	| 'futureTime'
-	| 'badTime'
-	// Answers that verify but are not about the question, or not of the documented shape.
-	| 'ignoreFilters'
-	| 'impossibleTotals'
-	| 'nonObjectItem'
-	| 'quotaMissingField'
-	| 'badResultStatus'
-	| 'ignorePageNumber'
-	| 'lowerPageCap'
-	// Bodies that never end, or end badly.
-	| 'drip'
-	| 'huge'
-	| 'gzipBomb'
-	| 'dropMidBody'
-	// Unsigned answers that echo the request (its access token, its beneficiary token) back.
-	| 'echoRequest'
-	| 'echoInResult'
-	// A signed quota failure (ACCOUNT_NOT_EXIST) that names the accumulation ID as sent, as bare
-	// digits and in groups of four, and other accounts: hyphenated, letter-prefixed, a spaced IBAN.
-	| 'echoAccount'
-	// Something on the way (a proxy, a misconfigured gateway in front of a sandbox) drops the
-	// Connected-CustomerId header, or rewrites the customer wherever it travels (header or body;
-	// rewriting the body breaks the request's signature).
-	| 'dropCustomerHeader'
-	| 'rewriteCustomer'
-	// Right after answering this request, one beneficiary is unbound (at \`position\`, default 0)
-	// and another bound at the end: the total stays the same, the pages after it shift.
-	| 'swapBeneficiary'
-	// Right after answering this request, one beneficiary is bound at the end of the list (a
-	// list that keeps growing beyond the pages a Limit reads).
-	| 'growTail'
-	// The entries at \`position\` and the next, served in the other order (as a sort with a tie may
-	// at each request); the list itself does not change. With \`every: 2\`, every other request.
-	| 'swapOrder'
-	// The answer of the last identical request, served again byte for byte (a replay within the
-	// freshness window): a genuine signature and a fresh enough time.
-	| 'replay';
-
-export interface FaultRule {
-	fault: FaultKind;
-	operation?: 'list' | 'quota';
-	customerId?: string;
-	/** Only quota requests for this accumulation ID (one subject of a trigger watching many). */
-	accumulationId?: string;
-	pageNumber?: number;
-	/** How many matching requests get the fault; unlimited when omitted. */
-	times?: number;
-	/** Only every Nth matching request gets the fault (the Nth, the 2Nth, ...). */
-	every?: number;
-	/** For fault 'answer': the result to answer with (any section 7 code). */
-	answer?: { status: 'S' | 'F' | 'U'; code: string; message: string };
-	/** For fault 'answer': send it without a signature header. */
-	unsigned?: boolean;
-	/** For fault 'answer': the HTTP status to send it with (200 when omitted). */
-	httpStatus?: number;
-	/** For fault 'lowerPageCap': the most beneficiaries the gateway puts on a page. */
-	pageCap?: number;
-	/** For fault 'quotaMissingField': the field left out of the quota answer. */
-	field?: string;
-	/** For fault 'nonObjectItem': what stands in for the first beneficiary. */
-	item?: unknown;
-	/** For fault 'swapBeneficiary': the index of the beneficiary unbound (default 0); for 'swapOrder', the first of the two. */
-	position?: number;
-	/** For fault 'rewriteCustomer': the customer the request is turned into. */
-	to?: string;
-}
-
-export interface LoggedRequest {
-	method: string;
-	path: string;
-	headers: Record<string, string | string[] | undefined>;
-	body: string;
-	resultCode?: string;
-	fault?: FaultKind;
-}
-
-export interface SimulatorOptions {
-	host?: string;
-	port?: number;
-	clientId?: string;
-	keyVersion?: string;
-	/** The partner public key registered with the simulator (PEM). */
-	partnerPublicKey?: string;
-	/** The simulator's own private key, which signs responses (PEM). */
-	gatewayPrivateKey?: string;
-	/** Added before every answer, to model a distant gateway. */
-	latencyMs?: number;
-	/** A path prefix, as a gateway behind a reverse proxy has (e.g. "/gw"). */
-	basePath?: string;
-}
-
-export interface HoldOptions {
-	/** Which answers wait (all by default); the others still count as in flight. */
-	holds?: (request: LoggedRequest) => boolean;
-	/** The longest the answers wait for the count (5 s by default). */
-	timeoutMs?: number;
-}
-
-export interface HeldAnswers {
-	/** Resolves when `count` requests were in flight at once; rejects if the wait ran out or was released first. */
-	reached: Promise<void>;
-	release(): void;
-}
-
-export interface Simulator {
-	url: string;
-	port: number;
-	clientId: string;
-	requests: LoggedRequest[];
-	peakInFlight: number;
-	/**
-	 * For tests of concurrency, so that no assertion depends on timing: from now on the answers to
-	 * the requests `holds` picks (every request by default) are held back until `count` requests
-	 * are in flight at once, and then all go together (once; later requests are not held). If that
-	 * many never are in flight within `timeoutMs`, the held answers go anyway and `reached` rejects
-	 * saying how many were: a run never hangs on the gate. `release` lets them go at once.
-	 */
-	holdUntilInFlight(count: number, options?: HoldOptions): HeldAnswers;
-	addFault(rule: FaultRule): void;
-	clearFaults(): void;
-	setLatency(ms: number): void;
-	/** The account's beneficiaries now (a live list: the next answers show what is done to it). */
-	beneficiaries(customerId: string): Beneficiary[];
-	/** Moves a quota: the next answers for that method and ID carry this value (minor units). */
-	setQuota(method: string, id: string, value: string | number, currency?: string): void;
-	/**
-	 * New bank details for the beneficiary with this reference ID, as a bank-account swap makes
-	 * them: a new account number (and IBAN, where it had one) and so a new beneficiary token (spec
-	 * 2.3: the token is ciphertext of the bank details); its reference ID stays. Returns it.
-	 */
-	changeBankDetails(customerId: string, referenceBeneficiaryId: string): Beneficiary;
-	/**
-	 * Lists the beneficiary at `index` once more, right after it, with `fields` changed: bound
-	 * again under another nickname, or in another currency (the same reference ID and token).
-	 */
-	bindAgain(customerId: string, index: number, fields: Partial<Beneficiary>): Beneficiary;
-	/** Gives the beneficiary at `index` a reference ID, or takes it away (undefined). */
-	setReference(customerId: string, index: number, referenceBeneficiaryId: string | undefined): Beneficiary;
-	/**
-	 * The reference ID of the beneficiary at `index` now carries another payee: another account
-	 * name, other bank details, another token. Returns it.
-	 */
-	reuseReference(customerId: string, index: number): Beneficiary;
-	reset(): void;
-	close(): Promise<void>;
-}
+export type { FaultRule } from './faultRules';
+export type { FaultKind } from './faults';
+export type { HeldAnswers, HoldOptions, LoggedRequest, Simulator, SimulatorOptions } from './types';
 
 const PAGE_SIZE_LIMIT = 50;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 export function readSandboxKey(name: string): string {
 	return readFileSync(join(SANDBOX_KEYS_DIR, name), 'utf8');
-}
-
-interface PreparedResponse {
-	status: number;
-	headers: Record<string, string>;
-	body: string;
-	requestBody?: string;
-}
-
-interface Answer {
-	status: 'S' | 'F' | 'U';
-	code: string;
-	message: string;
-	data?: Record<string, unknown>;
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -221,7 +46,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const basePath = (options.basePath ?? '').replace(/\/+$/, '');
 	let latencyMs = options.latencyMs ?? 0;
 	let customers = createCustomers();
-	let faults: Array<FaultRule & { used: number; seen: number }> = [];
+	const faults = new FaultBook();
 	const sockets = new Set<Socket>();
 	const requests: LoggedRequest[] = [];
 	let inFlight = 0;
@@ -284,10 +109,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			gate = armed;
 			return { reached, release: () => armed.open('released before the count was reached') };
 		},
-		addFault: (rule) => faults.push({ ...rule, used: 0, seen: 0 }),
-		clearFaults: () => {
-			faults = [];
-		},
+		addFault: (rule) => faults.add(rule),
+		clearFaults: () => faults.clear(),
 		setLatency: (ms) => {
 			latencyMs = ms;
 		},
@@ -343,7 +166,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		reset: () => {
 			// Answers a test left held go now, so that they are not counted in flight in the next test.
 			gate?.open('the simulator was reset');
-			faults = [];
+			faults.clear();
 			requests.length = 0;
 			sim.peakInFlight = 0;
 			customers = createCustomers();
@@ -357,7 +180,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			}),
 	};
 
-	let lastRule: FaultRule | undefined;
 	/** The last answer to each identical request (path and body), for the 'replay' fault. */
 	const answered = new Map<string, PreparedResponse>();
 
@@ -369,7 +191,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		req: IncomingMessage,
 		operation: 'list' | 'quota',
 		raw: Buffer,
-	): { raw: Buffer; replayed?: PreparedResponse; fault?: FaultKind } {
+	): { raw: Buffer; replayed?: PreparedResponse; rule?: FaultRule } {
 		let body: Record<string, unknown> = {};
 		try {
 			body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
@@ -378,39 +200,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		}
 		const customerId = String(req.headers['connected-customerid'] ?? body.customerId ?? '');
 		const pageNumber = typeof body.pageNumber === 'number' ? body.pageNumber : undefined;
-		const fault = takeFault(operation, customerId, pageNumber, true);
-		if (fault === 'dropCustomerHeader') delete req.headers['connected-customerid'];
-		if (fault === 'rewriteCustomer') {
-			const to = lastRule?.to ?? 'CUST_LARGE';
-			if (req.headers['connected-customerid'] !== undefined) req.headers['connected-customerid'] = to;
-			if (body.customerId !== undefined) {
-				raw = Buffer.from(raw.toString('utf8').replace(/"customerId":"[^"]*"/, `"customerId":${JSON.stringify(to)}`));
-			}
-		}
-		const replayed = fault === 'replay' ? answered.get(`${req.url}\n${raw.toString('utf8')}`) : undefined;
-		return { raw, replayed, fault };
-	}
-
-	function takeFault(
-		operation: 'list' | 'quota',
-		customerId: string,
-		pageNumber?: number,
-		onTheWay = false,
-		accumulationId?: string,
-	): FaultKind | undefined {
-		for (const rule of faults) {
-			if (ON_THE_WAY.includes(rule.fault) !== onTheWay) continue;
-			if (rule.accumulationId !== undefined && rule.accumulationId !== accumulationId) continue;
-			if (rule.operation && rule.operation !== operation) continue;
-			if (rule.customerId !== undefined && rule.customerId !== customerId) continue;
-			if (rule.pageNumber !== undefined && rule.pageNumber !== pageNumber) continue;
-			if (rule.times !== undefined && rule.used >= rule.times) continue;
-			if (rule.every !== undefined && ++rule.seen % rule.every !== 0) continue;
-			rule.used++;
-			lastRule = rule;
-			return rule.fault;
-		}
-		return undefined;
+		const rule = faults.draw({ onTheWay: true, operation, customerId, pageNumber });
+		const fault = struck(rule);
+		const bent = fault?.onTheWay?.({ req, raw, body, rule: fault.rule, answered }) ?? {};
+		return { raw: bent.raw ?? raw, replayed: bent.replayed, rule };
 	}
 
 	/** The signed answer, ready to write: made when the request arrives, written when its latency is up. */
@@ -418,45 +211,39 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		req: IncomingMessage,
 		path: string,
 		answer: Answer,
-		fault: FaultKind | undefined,
+		rule: FaultRule | undefined,
 		requestBody: string,
 	): PreparedResponse {
+		const fault = struck(rule);
+		const hooks = fault?.signing;
+		const written = hooks?.result ? hooks.result(answer, () => echo(req, requestBody)) : answer;
 		const payload = {
-			result: {
-				resultStatus: fault === 'badResultStatus' ? 'X' : fault === 'echoInResult' ? 'F' : answer.status,
-				resultCode: fault === 'echoInResult' ? 'PARAM_ILLEGAL' : answer.code,
-				resultMessage: fault === 'echoInResult' ? `Illegal request: ${echo(req, requestBody)}` : answer.message,
-			},
-			...(fault === 'echoInResult' ? {} : answer.data),
+			result: { resultStatus: written.status, resultCode: written.code, resultMessage: written.message },
+			...written.data,
 		};
 		let body = JSON.stringify(payload);
-		if (fault === 'malformedJson') body = body.slice(0, Math.floor(body.length / 2));
-		const shift = fault === 'staleTime' ? -600_000 : fault === 'futureTime' ? 600_000 : 0;
-		const responseTime =
-			fault === 'badTime'
-				? 'x'
-				: new Date(Math.floor(Date.now() / 1000) * 1000 + 8 * 3_600_000 + shift)
-						.toISOString()
-						.replace('.000Z', '+08:00');
+		if (hooks?.signedBody) body = hooks.signedBody(body);
+		const at = (shiftMs: number) =>
+			new Date(Math.floor(Date.now() / 1000) * 1000 + 8 * 3_600_000 + shiftMs).toISOString().replace('.000Z', '+08:00');
+		const responseTime = hooks?.responseTime ? hooks.responseTime(at) : at(0);
 		// The gateway answers the client that called, as that client: it echoes Client-Id and signs over it.
 		const echoed = typeof req.headers['client-id'] === 'string' ? req.headers['client-id'] : clientId;
 		const content = Buffer.concat([
 			Buffer.from(`${req.method} ${path}\n${echoed}.${responseTime}.`, 'utf8'),
 			Buffer.from(body, 'utf8'),
 		]);
-		const signature = sign('sha256', content, fault === 'wrongKey' ? wrongKey : gatewayKey);
-		if (fault === 'alterBody')
-			body = body.replace(/"value":"?(\d)/, (m, d) => m.replace(d, String((Number(d) + 1) % 10)));
-		if (fault === 'alterBody' && !/"value"/.test(body)) body = body.replace('"resultMessage":"', '"resultMessage":"!');
+		const signature = sign('sha256', content, hooks?.partnerKey ? wrongKey : gatewayKey);
+		if (hooks?.sentBody) body = hooks.sentBody(body);
 		const headers: Record<string, string> = {
 			'content-type': 'application/json; charset=UTF-8',
 			'response-time': responseTime,
-			'client-id': fault === 'foreignClientId' ? 'SOMEONE_ELSE_9999' : echoed,
+			'client-id': hooks?.clientId ?? echoed,
 		};
-		if (fault !== 'unsigned' && fault !== 'echoInResult' && !(fault === 'answer' && lastRule?.unsigned)) {
+		if (!(fault && hooks?.unsigned?.(fault.rule))) {
 			headers.signature = `algorithm=RSA256,keyVersion=${keyVersion},signature=${encodeURIComponent(signature.toString('base64'))}`;
 		}
-		return { status: fault === 'answer' ? (lastRule?.httpStatus ?? 200) : 200, headers, body, requestBody };
+		const status = fault && hooks?.httpStatus ? hooks.httpStatus(fault.rule) : 200;
+		return { status, headers, body, requestBody };
 	}
 
 	function verifyRequest(req: IncomingMessage, path: string, raw: Buffer): Answer | undefined {
@@ -500,10 +287,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		return undefined;
 	}
 
-	function listBeneficiaries(
-		req: IncomingMessage,
-		body: Record<string, unknown>,
-	): { answer: Answer; fault?: FaultKind } {
+	/** A new beneficiary like `model`, named by `label` and a serial: what a fault binds while the list is read. */
+	const bound = (model: Beneficiary, label: string, nick: string): Beneficiary => {
+		added++;
+		return {
+			...model,
+			beneficiaryToken: Buffer.from(`token:${label}-${added}`).toString('base64'),
+			referenceBeneficiaryId: `REF-${label}-${added}`,
+			beneficiaryNick: `${nick} ${added}`,
+		};
+	};
+
+	function listBeneficiaries(req: IncomingMessage, body: Record<string, unknown>): Outcome {
 		// Both carriers have the same function (docs/api.md); a request that names two customers is refused.
 		const header = req.headers['connected-customerid'];
 		if (header !== undefined && body.customerId !== undefined && header !== body.customerId) {
@@ -519,9 +314,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (!Number.isInteger(pageNumber) || (pageNumber as number) < 1) {
 			return { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'pageNumber must be 1 or more' } };
 		}
-		const fault = takeFault('list', customerId, pageNumber as number);
-		const faultAnswer = fault === 'answer' ? lastRule?.answer : faultResult(fault);
-		if (faultAnswer) return { answer: faultAnswer, fault };
+		const rule = faults.draw({ onTheWay: false, operation: 'list', customerId, pageNumber: pageNumber as number });
+		const fault = struck(rule);
+		const instead = fault?.instead?.(fault.rule, { operation: 'list' });
+		if (instead) return { answer: instead, rule };
 		if (body.accessToken === 'expired-token')
 			return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		const coded = CODE_CUSTOMERS[customerId];
@@ -531,19 +327,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'USER_NOT_EXIST', message: `User ${customerId} does not exist` } };
 		const illegal = checkFilters(body, customer);
 		if (illegal) return { answer: illegal };
-		const filtered = fault !== 'ignoreFilters' && FILTER_FIELDS.some((field) => body[field] !== undefined);
+		const hooks = fault?.list;
+		const filtered = !hooks?.ignoresFilters && FILTER_FIELDS.some((field) => body[field] !== undefined);
 		const listed = filtered ? customer.beneficiaries.filter((b) => matchesFilters(b, body)) : customer.beneficiaries;
-		// Two entries that sort alike, served in the other order (the list itself unchanged).
-		const at = lastRule?.position ?? 0;
-		const matches =
-			fault === 'swapOrder' ? [...listed.slice(0, at), listed[at + 1], listed[at], ...listed.slice(at + 2)] : listed;
-		const size =
-			fault === 'lowerPageCap' ? Math.min(pageSize as number, lastRule?.pageCap ?? 20) : (pageSize as number);
-		const page = fault === 'ignorePageNumber' ? 1 : (pageNumber as number);
+		const matches = fault && hooks?.order ? hooks.order(listed, fault.rule) : listed;
+		const size = fault && hooks?.pageSize ? hooks.pageSize(pageSize as number, fault.rule) : (pageSize as number);
+		const page = hooks?.pageNumber ? hooks.pageNumber(pageNumber as number) : (pageNumber as number);
 		const start = (page - 1) * size;
 		const beneficiaries: unknown[] = matches.slice(start, start + size);
-		if (fault === 'nonObjectItem')
-			beneficiaries[0] = lastRule && 'item' in lastRule ? lastRule.item : 'not a beneficiary';
+		if (fault && hooks?.page) hooks.page(beneficiaries, fault.rule);
 		const answer: Answer = {
 			status: 'S',
 			code: 'SUCCESS',
@@ -552,32 +344,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				// Unique for the life of the process, as the service's are (a replay is recognised by it).
 				responseId: `R${(++responseSerial).toString(36).padStart(8, '0')}${Date.now().toString(36)}`.slice(0, 32),
 				beneficiaries,
-				totalCount: fault === 'impossibleTotals' ? 0 : matches.length,
-				totalPageNumber: fault === 'impossibleTotals' ? 0 : Math.ceil(matches.length / size),
+				totalCount: hooks?.totals?.totalCount ?? matches.length,
+				totalPageNumber: hooks?.totals?.totalPageNumber ?? Math.ceil(matches.length / size),
 				currentPageNumber: page,
 			},
 		};
-		/** A new beneficiary like `model`, named by `label` and a serial: what a fault binds while the list is read. */
-		const bound = (model: Beneficiary, label: string, nick: string): Beneficiary => {
-			added++;
-			return {
-				...model,
-				beneficiaryToken: Buffer.from(`token:${label}-${added}`).toString('base64'),
-				referenceBeneficiaryId: `REF-${label}-${added}`,
-				beneficiaryNick: `${nick} ${added}`,
-			};
-		};
-		if (fault === 'swapBeneficiary') {
-			const [gone] = customer.beneficiaries.splice(lastRule?.position ?? 0, 1);
-			customer.beneficiaries.push(bound(gone, 'SWAPPED-IN', 'Bound while read'));
-		}
-		if (fault === 'growTail') customer.beneficiaries.push(bound(customer.beneficiaries[0], 'TAIL', 'Bound at the end'));
-		if (fault === 'totalChanges')
-			customer.beneficiaries.unshift(bound(customer.beneficiaries[0], 'NEW', 'New beneficiary'));
-		return { answer, fault };
+		if (fault && hooks?.afterwards) hooks.afterwards(customer, fault.rule, bound);
+		return { answer, rule };
 	}
 
-	function availableQuota(req: IncomingMessage, body: Record<string, unknown>): { answer: Answer; fault?: FaultKind } {
+	function availableQuota(req: IncomingMessage, body: Record<string, unknown>): Outcome {
 		const method = String(body.quotaAccumulationMethod ?? '');
 		const id = String(body.quotaAccumulationId ?? '');
 		const currency = String(body.currency ?? '');
@@ -598,14 +374,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				},
 			};
 		}
-		const fault = takeFault('quota', String(req.headers['connected-accountid'] ?? ''), undefined, false, id);
-		const faultAnswer = fault === 'answer' ? lastRule?.answer : faultResult(fault);
-		if (faultAnswer) return { answer: faultAnswer, fault };
-		if (fault === 'echoAccount') {
-			const digits = id.replace(/\D/g, '');
-			const message = `Account ${id} (${digits}, ${digits.replace(/(\d{4})(?=\d)/g, '$1 ')}) does not exist; linked accounts 6222-0212-3456-7890, VA00123456 and GB29 NWBK 6016 1331 9268 19`;
-			return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message }, fault };
-		}
+		const customerId = String(req.headers['connected-accountid'] ?? '');
+		const rule = faults.draw({ onTheWay: false, operation: 'quota', customerId, accumulationId: id });
+		const fault = struck(rule);
+		const instead = fault?.instead?.(fault.rule, { operation: 'quota', id });
+		if (instead) return { answer: instead, rule };
 		if (req.headers['access-token'] === 'expired-token')
 			return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		if (req.headers['connected-accountid'] === 'ACC_MISSING') {
@@ -628,11 +401,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			quotaAccumulationMethod: method,
 			quotaAccumulationId: id,
 			availableQuota: { currency: record.currency, value: record.value },
-			...(fault === 'foreignQuota' ? { quotaAccumulationId: `${id}-SOMEONE-ELSE` } : {}),
 			...(method === 'BENEFICIARY' ? { tradeType: body.tradeType } : {}),
 		};
-		if (fault === 'quotaMissingField') delete data[lastRule?.field ?? 'quotaAccumulationId'];
-		return { answer: { status: 'S', code: 'SUCCESS', message: 'success', data }, fault };
+		if (fault?.quota) fault.quota(data, fault.rule);
+		return { answer: { status: 'S', code: 'SUCCESS', message: 'success', data }, rule };
 	}
 
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -640,7 +412,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		let raw: Buffer = Buffer.concat(chunks);
-		let wayFault: FaultKind | undefined;
+		let wayRule: FaultRule | undefined;
 		const url = new URL(req.url ?? '/', 'http://simulator');
 		if (req.method === 'GET' && url.pathname === `${basePath}/__stats`) {
 			// For the benchmark and the live trigger check: how many API requests came, how many got each fault.
@@ -711,7 +483,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 					: url.pathname === `${basePath}${QUOTA_PATH}`
 						? 'quota'
 						: undefined;
-			let result: { answer: Answer; fault?: FaultKind };
+			let result: Outcome;
 			if (req.method !== 'POST') {
 				result = { answer: { status: 'F', code: 'METHOD_NOT_SUPPORTED', message: `${req.method} is not supported` } };
 			} else if (!operation) {
@@ -720,13 +492,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				const way = onTheWay(req, operation, raw);
 				raw = way.raw;
 				if (way.replayed) {
-					entry.fault = way.fault;
+					entry.fault = way.rule?.fault;
 					if (latencyMs > 0) await delayUntil(arrival + latencyMs);
 					res.writeHead(way.replayed.status, way.replayed.headers);
 					res.end(way.replayed.body);
 					return;
 				}
-				wayFault = way.fault;
+				wayRule = way.rule;
 				const rejected = verifyRequest(req, path, raw);
 				let body: unknown;
 				try {
@@ -741,13 +513,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				else result = availableQuota(req, body as Record<string, unknown>);
 			}
 			entry.resultCode = result.answer.code;
-			entry.fault = result.fault ?? wayFault;
-			const prepared = prepare(req, path, result.answer, result.fault, raw.toString('utf8'));
+			entry.fault = result.rule?.fault ?? wayRule?.fault;
+			const prepared = prepare(req, path, result.answer, result.rule, raw.toString('utf8'));
 			answered.set(`${req.url}\n${raw.toString('utf8')}`, prepared);
 			// The last few answers are enough to replay one; a benchmark's thousands are not kept.
 			if (answered.size > 64) answered.delete(answered.keys().next().value as string);
 			if (latencyMs > 0) await delayUntil(arrival + latencyMs);
-			if (transportFault(result.fault, req, res, prepared)) return;
+			const transport = struck(result.rule)?.transport;
+			if (transport) return transport({ req, res, prepared });
 			res.writeHead(prepared.status, prepared.headers);
 			res.end(prepared.body);
 		} finally {
@@ -783,108 +556,7 @@ async function delayUntil(due: number): Promise<void> {
 	while (performance.now() < due) await new Promise((resolve) => setImmediate(resolve));
 }
 
-function faultResult(fault: FaultKind | undefined): Answer | undefined {
-	if (fault === 'rateLimit')
-		return { status: 'U', code: 'REQUEST_TRAFFIC_EXCEED_LIMIT', message: 'Request traffic exceeds the limit' };
-	if (fault === 'unknownException')
-		return { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' };
-	return undefined;
-}
-
-/** The request as a careless gateway echoes it in an error: the access token first, then the body and every header. */
-function echo(req: IncomingMessage, body: string): string {
-	return `access token ${String(req.headers['access-token'] ?? '')}; body ${body}; headers ${JSON.stringify(req.headers)}`;
-}
-
 let responseSerial = 0;
-
-/** Faults that happen to the request on its way, before the gateway sees it. */
-const ON_THE_WAY: readonly FaultKind[] = ['dropCustomerHeader', 'rewriteCustomer', 'replay'];
-
-let gzipBomb: Buffer | undefined;
-
-/** Faults below the API: HTTP errors with an HTML body, a reset connection, no answer at all, bodies that never end well. */
-function transportFault(
-	fault: FaultKind | undefined,
-	req: IncomingMessage,
-	res: ServerResponse,
-	prepared: PreparedResponse,
-): boolean {
-	switch (fault) {
-		case 'drip': {
-			// The headers at once, then one byte every 200 ms: an idle timeout never fires.
-			res.writeHead(prepared.status, prepared.headers);
-			const bytes = Buffer.from(prepared.body, 'utf8');
-			let sent = 0;
-			const timer = setInterval(() => {
-				if (res.destroyed || sent >= bytes.length) {
-					clearInterval(timer);
-					if (!res.destroyed) res.end();
-					return;
-				}
-				res.write(bytes.subarray(sent, sent + 1));
-				sent++;
-			}, 200);
-			res.on('close', () => clearInterval(timer));
-			return true;
-		}
-		case 'huge': {
-			// A signed-looking answer that never ends: 64 KiB chunks for as long as the client reads.
-			res.writeHead(200, prepared.headers);
-			const chunk = Buffer.alloc(64 * 1024, 0x20);
-			const pump = () => {
-				while (!res.destroyed && res.write(chunk));
-			};
-			res.on('drain', pump);
-			pump();
-			return true;
-		}
-		case 'gzipBomb': {
-			// 64 KiB on the wire that inflate to 64 MiB.
-			gzipBomb ??= gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 });
-			res.writeHead(200, {
-				...prepared.headers,
-				'content-encoding': 'gzip',
-				'content-length': String(gzipBomb.length),
-			});
-			res.end(gzipBomb);
-			return true;
-		}
-		case 'dropMidBody': {
-			res.writeHead(prepared.status, {
-				...prepared.headers,
-				'content-length': String(Buffer.byteLength(prepared.body)),
-			});
-			res.write(prepared.body.slice(0, Math.floor(prepared.body.length / 2)), () => res.socket?.destroy());
-			return true;
-		}
-		case 'echoRequest':
-			res.writeHead(400, { 'content-type': 'text/plain' });
-			res.end(`Bad request: ${echo(req, prepared.requestBody ?? '')}`);
-			return true;
-		case 'http429':
-		case 'http502':
-		case 'http503': {
-			const status = Number(fault.slice(4));
-			res.writeHead(status, { 'content-type': 'text/html', ...(status === 429 ? { 'retry-after': '1' } : {}) });
-			res.end(`<html><body><h1>${status}</h1><p>upstream unavailable</p></body></html>`);
-			return true;
-		}
-		case 'reset':
-			res.socket?.destroy();
-			return true;
-		case 'hang':
-			return true;
-		case 'redirect':
-			res.writeHead(307, {
-				location: `http://127.0.0.1:${(res.socket?.localPort ?? 80) as number}/elsewhere${req.url ?? ''}`,
-			});
-			res.end();
-			return true;
-		default:
-			return false;
-	}
-}
 
 function checkFilters(body: Record<string, unknown>, customer: Customer): Answer | undefined {
 	const list = body.currencyList;
