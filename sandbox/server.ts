@@ -12,9 +12,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 
-import { CODE_CUSTOMERS, createCustomers, quotaRecord, type Beneficiary, type Customer } from './data';
+import { Accounts } from './accounts';
+import { CODE_CUSTOMERS, type Beneficiary, type Customer } from './data';
 import { FaultBook, type FaultRule } from './faultRules';
 import { echo, struck } from './faults';
+import { RequestGate } from './gate';
 import type { Answer, LoggedRequest, Outcome, PreparedResponse, Simulator, SimulatorOptions } from './types';
 
 /** sandbox/keys, whether this runs from the sources (ts-jest) or compiled into .dev-dist/. */
@@ -44,33 +46,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const gatewayKey: KeyObject = createPrivateKey(options.gatewayPrivateKey ?? readSandboxKey('gateway-private.pem'));
 	const wrongKey: KeyObject = createPrivateKey(readSandboxKey('demo-partner-private.pem'));
 	const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-	let latencyMs = options.latencyMs ?? 0;
-	let customers = createCustomers();
+	const gate = new RequestGate(options.latencyMs ?? 0);
+	const accounts = new Accounts();
 	const faults = new FaultBook();
 	const sockets = new Set<Socket>();
 	const requests: LoggedRequest[] = [];
-	let inFlight = 0;
-	/** The gate of holdUntilInFlight while it is armed: the answers it holds and what opens it. */
-	interface Gate {
-		count: number;
-		holds: (request: LoggedRequest) => boolean;
-		held: Array<() => void>;
-		mostInFlight: number;
-		/** Lets every held answer go; `failure` says why the count was not reached. */
-		open: (failure?: string) => void;
-	}
-	let gate: Gate | undefined;
-	/** Holds this answer while a gate is armed and picks it; the request that makes the gate's count opens it. */
-	async function passGate(entry: LoggedRequest): Promise<void> {
-		const armed = gate;
-		if (!armed) return;
-		armed.mostInFlight = Math.max(armed.mostInFlight, inFlight);
-		if (inFlight >= armed.count) return armed.open();
-		if (armed.holds(entry)) await new Promise<void>((release) => armed.held.push(release));
-	}
-	let added = 0;
-	let bankChanges = 0;
-	const quotaOverrides = new Map<string, { value: string | number; currency: string }>();
 
 	const sim: Simulator = {
 		url: '',
@@ -78,103 +58,29 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		clientId,
 		requests,
 		peakInFlight: 0,
-		holdUntilInFlight: (count, { holds = () => true, timeoutMs = 5_000 } = {}) => {
-			gate?.open('another gate replaced it');
-			let settle: (failure?: string) => void = () => undefined;
-			const reached = new Promise<void>((resolve, reject) => {
-				settle = (failure) => (failure === undefined ? resolve() : reject(new Error(failure)));
-			});
-			// A gate released on purpose, and never awaited, is no unhandled rejection.
-			reached.catch(() => undefined);
-			const timer = setTimeout(
-				() => armed.open(`${count} requests were not in flight at once within ${timeoutMs} ms`),
-				timeoutMs,
-			);
-			timer.unref();
-			const armed: Gate = {
-				count,
-				holds,
-				held: [],
-				mostInFlight: inFlight,
-				open: (failure) => {
-					clearTimeout(timer);
-					if (gate === armed) gate = undefined;
-					for (const release of armed.held.splice(0)) release();
-					settle(
-						failure &&
-							`holdUntilInFlight(${count}): ${failure}; at most ${armed.mostInFlight} were in flight at once, and the held answers went`,
-					);
-				},
-			};
-			gate = armed;
-			return { reached, release: () => armed.open('released before the count was reached') };
-		},
+		holdUntilInFlight: (count, holdOptions) => gate.hold(count, holdOptions),
 		addFault: (rule) => faults.add(rule),
 		clearFaults: () => faults.clear(),
 		setLatency: (ms) => {
-			latencyMs = ms;
+			gate.latencyMs = ms;
 		},
-		beneficiaries: (customerId) => {
-			const customer = customers.get(customerId);
-			if (!customer) throw new Error(`no customer ${customerId}`);
-			return customer.beneficiaries;
-		},
-		setQuota: (method, id, value, currency = 'USD') => {
-			quotaOverrides.set(`${method}:${id}`, { value, currency });
-		},
-		changeBankDetails: (customerId, referenceBeneficiaryId) => {
-			const beneficiary = sim
-				.beneficiaries(customerId)
-				.find((b) => b.referenceBeneficiaryId === referenceBeneficiaryId);
-			if (!beneficiary) throw new Error(`no beneficiary ${referenceBeneficiaryId} for ${customerId || 'the partner'}`);
-			const n = ++bankChanges;
-			beneficiary.bankAccountNo = `${String(70000000 + n * 9173)}${String(n).padStart(4, '0')}`;
-			if (beneficiary.bankAccountIBAN)
-				beneficiary.bankAccountIBAN = `DE89370400440${String(532013000 + n).padStart(9, '0')}`;
-			beneficiary.beneficiaryToken = Buffer.from(
-				`token:${referenceBeneficiaryId}:${beneficiary.bankAccountNo}`,
-			).toString('base64');
-			return beneficiary;
-		},
-		bindAgain: (customerId, index, fields) => {
-			const list = sim.beneficiaries(customerId);
-			const again = { ...list[index], ...fields };
-			list.splice(index + 1, 0, again);
-			return again;
-		},
-		setReference: (customerId, index, referenceBeneficiaryId) => {
-			const beneficiary = sim.beneficiaries(customerId)[index];
-			if (referenceBeneficiaryId === undefined) delete (beneficiary as Partial<Beneficiary>).referenceBeneficiaryId;
-			else beneficiary.referenceBeneficiaryId = referenceBeneficiaryId;
-			return beneficiary;
-		},
-		reuseReference: (customerId, index) => {
-			const list = sim.beneficiaries(customerId);
-			const n = ++bankChanges;
-			const stranger: Beneficiary = {
-				...list[index],
-				accountName: `Reused Payee ${n} Ltd`,
-				beneficiaryNick: `Reused ${n}`,
-				bankAccountNo: `${String(80000000 + n * 7919)}${String(n).padStart(4, '0')}`,
-				bankAccountIBAN: undefined,
-			};
-			delete stranger.bankAccountIBAN;
-			stranger.beneficiaryToken = Buffer.from(`token:reused:${stranger.bankAccountNo}`).toString('base64');
-			list[index] = stranger;
-			return stranger;
-		},
+		beneficiaries: (customerId) => accounts.beneficiaries(customerId),
+		setQuota: (method, id, value, currency) => accounts.setQuota(method, id, value, currency),
+		changeBankDetails: (customerId, reference) => accounts.changeBankDetails(customerId, reference),
+		bindAgain: (customerId, index, fields) => accounts.bindAgain(customerId, index, fields),
+		setReference: (customerId, index, reference) => accounts.setReference(customerId, index, reference),
+		reuseReference: (customerId, index) => accounts.reuseReference(customerId, index),
 		reset: () => {
 			// Answers a test left held go now, so that they are not counted in flight in the next test.
-			gate?.open('the simulator was reset');
+			gate.open('the simulator was reset');
 			faults.clear();
 			requests.length = 0;
 			sim.peakInFlight = 0;
-			customers = createCustomers();
-			quotaOverrides.clear();
+			accounts.reset();
 		},
 		close: () =>
 			new Promise<void>((resolve) => {
-				gate?.open('the simulator was closed');
+				gate.open('the simulator was closed');
 				for (const socket of sockets) socket.destroy();
 				server.close(() => resolve());
 			}),
@@ -287,17 +193,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		return undefined;
 	}
 
-	/** A new beneficiary like `model`, named by `label` and a serial: what a fault binds while the list is read. */
-	const bound = (model: Beneficiary, label: string, nick: string): Beneficiary => {
-		added++;
-		return {
-			...model,
-			beneficiaryToken: Buffer.from(`token:${label}-${added}`).toString('base64'),
-			referenceBeneficiaryId: `REF-${label}-${added}`,
-			beneficiaryNick: `${nick} ${added}`,
-		};
-	};
-
 	function listBeneficiaries(req: IncomingMessage, body: Record<string, unknown>): Outcome {
 		// Both carriers have the same function (docs/api.md); a request that names two customers is refused.
 		const header = req.headers['connected-customerid'];
@@ -322,7 +217,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'OAUTH_FAIL', message: 'OAuth authentication failed' } };
 		const coded = CODE_CUSTOMERS[customerId];
 		if (coded) return { answer: { status: coded.status, code: coded.code, message: coded.message } };
-		const customer = customers.get(customerId);
+		const customer = accounts.customer(customerId);
 		if (!customer)
 			return { answer: { status: 'F', code: 'USER_NOT_EXIST', message: `User ${customerId} does not exist` } };
 		const illegal = checkFilters(body, customer);
@@ -349,7 +244,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				currentPageNumber: page,
 			},
 		};
-		if (fault && hooks?.afterwards) hooks.afterwards(customer, fault.rule, bound);
+		if (fault && hooks?.afterwards) hooks.afterwards(customer, fault.rule, accounts.bind);
 		return { answer, rule };
 	}
 
@@ -385,7 +280,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'Connected account does not exist' } };
 		}
 		const key = method === 'BENEFICIARY' ? `${id}:${body.tradeType}` : id;
-		const record = quotaOverrides.get(`${method}:${key}`) ?? quotaRecord(method, key);
+		const record = accounts.quota(method, key);
 		if (!record) return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: `No ${method} ${id}` } };
 		if ('code' in record) return { answer: { status: record.status, code: record.code, message: record.message } };
 		if (record.currency !== currency) {
@@ -470,13 +365,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		const path = `${url.pathname}${url.search}`;
 		const entry: LoggedRequest = { method: req.method ?? '', path, headers: req.headers, body: raw.toString('utf8') };
 		requests.push(entry);
-		inFlight++;
-		sim.peakInFlight = Math.max(sim.peakInFlight, inFlight);
+		sim.peakInFlight = Math.max(sim.peakInFlight, gate.enter());
 		try {
 			// Held by holdUntilInFlight, the request is answered as it stands when the gate opens.
-			await passGate(entry);
-			// The answer is made (and signed) on arrival and leaves `latencyMs` after it: the injected
-			// latency is the whole round trip the client sees, not latency plus the simulator's own work.
+			await gate.pass(entry);
 			const operation =
 				url.pathname === `${basePath}${LIST_PATH}`
 					? 'list'
@@ -493,7 +385,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				raw = way.raw;
 				if (way.replayed) {
 					entry.fault = way.rule?.fault;
-					if (latencyMs > 0) await delayUntil(arrival + latencyMs);
+					await gate.leaveAfterLatency(arrival);
 					res.writeHead(way.replayed.status, way.replayed.headers);
 					res.end(way.replayed.body);
 					return;
@@ -518,13 +410,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			answered.set(`${req.url}\n${raw.toString('utf8')}`, prepared);
 			// The last few answers are enough to replay one; a benchmark's thousands are not kept.
 			if (answered.size > 64) answered.delete(answered.keys().next().value as string);
-			if (latencyMs > 0) await delayUntil(arrival + latencyMs);
+			await gate.leaveAfterLatency(arrival);
 			const transport = struck(result.rule)?.transport;
 			if (transport) return transport({ req, res, prepared });
 			res.writeHead(prepared.status, prepared.headers);
 			res.end(prepared.body);
 		} finally {
-			inFlight--;
+			gate.leave();
 		}
 	}
 
@@ -543,17 +435,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	sim.port = port;
 	sim.url = `http://${options.host ?? '127.0.0.1'}:${port}${basePath}`;
 	return sim;
-}
-
-/**
- * Waits until `due` (performance.now() time). A plain setTimeout overshoots by a millisecond or
- * two, which over 200 pages would be blamed on the client: the timer wakes a little early and the
- * last stretch yields to the event loop until the exact moment.
- */
-async function delayUntil(due: number): Promise<void> {
-	const early = due - performance.now() - 2;
-	if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
-	while (performance.now() < due) await new Promise((resolve) => setImmediate(resolve));
 }
 
 let responseSerial = 0;
