@@ -8,7 +8,7 @@
  *
  * A test adds a FaultRule (faultRules.ts); each request draws at most one rule on the way and one
  * at the gateway, the first that matches. A fault drawn by a request it cannot act on (a listing
- * fault on a quota request) does nothing; one drawn by a request the gateway refuses is not logged.
+ * fault on a quota request) does nothing, though the request logs it.
  * A new fault is one row here, and a test of it in test/workflows/.
  */
 import type { IncomingMessage } from 'node:http';
@@ -192,7 +192,7 @@ export const FAULTS = {
 	},
 	unsigned: { doc: 'No Signature header.', signing: { unsigned: () => true } },
 	foreignClientId: {
-		doc: 'Signed for Client-Id SOMEONE_ELSE_9999 (the answer to another client), not the client that called.',
+		doc: 'Client-Id SOMEONE_ELSE_9999 (another client) in the answer, while the signature is over the caller.',
 		signing: { clientId: 'SOMEONE_ELSE_9999' },
 	},
 
