@@ -1,0 +1,212 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- dev-only simulator, not in the published package */
+/**
+ * The simulator's HTTP front: reads each request whole, answers the admin routes, and takes an API
+ * request through its stages: logged and counted in flight (the gate), faults on the way, the
+ * signature check, the endpoint, the signed answer, the latency, then the wire (or a transport
+ * fault). It also keeps the last answers, for the 'replay' fault.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import type { Accounts } from './accounts';
+import type { FaultBook, FaultRule } from './faultRules';
+import { struck } from './faults';
+import type { RequestGate } from './gate';
+import { LIST_PATH, listBeneficiaries } from './list';
+import { QUOTA_PATH, availableQuota } from './quota';
+import type { Signing } from './signing';
+import type { LoggedRequest, Outcome, PreparedResponse, Simulator } from './types';
+
+/** The parts of one simulator the front drives. */
+export interface Parts {
+	sim: Simulator;
+	/** The log of API requests (the simulator's `requests`). */
+	requests: LoggedRequest[];
+	basePath: string;
+	gate: RequestGate;
+	faults: FaultBook;
+	accounts: Accounts;
+	signing: Signing;
+}
+
+export interface Front {
+	port: number;
+	/** Cuts every open connection and stops listening. */
+	close(): Promise<void>;
+}
+
+export async function listen(parts: Parts, host: string, port: number): Promise<Front> {
+	const { sim, requests, basePath, gate, faults, accounts, signing } = parts;
+	const sockets = new Set<Socket>();
+	/** The last answer to each identical request (path and body), for the 'replay' fault. */
+	const answered = new Map<string, PreparedResponse>();
+
+	/**
+	 * What happens to a request on its way to the gateway: its customer header dropped, its
+	 * customer rewritten (in the body that breaks the signature), or an earlier answer replayed.
+	 */
+	function onTheWay(
+		req: IncomingMessage,
+		operation: 'list' | 'quota',
+		raw: Buffer,
+	): { raw: Buffer; replayed?: PreparedResponse; rule?: FaultRule } {
+		let body: Record<string, unknown> = {};
+		try {
+			body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+		} catch {
+			// judged later
+		}
+		const customerId = String(req.headers['connected-customerid'] ?? body.customerId ?? '');
+		const pageNumber = typeof body.pageNumber === 'number' ? body.pageNumber : undefined;
+		const rule = faults.draw({ onTheWay: true, operation, customerId, pageNumber });
+		const fault = struck(rule);
+		const bent = fault?.onTheWay?.({ req, raw, body, rule: fault.rule, answered }) ?? {};
+		return { raw: bent.raw ?? raw, replayed: bent.replayed, rule };
+	}
+
+	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const arrival = performance.now();
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		let raw: Buffer = Buffer.concat(chunks);
+		let wayRule: FaultRule | undefined;
+		const url = new URL(req.url ?? '/', 'http://simulator');
+		if (admin(req, res, url, raw, parts)) return;
+		const path = `${url.pathname}${url.search}`;
+		const entry: LoggedRequest = { method: req.method ?? '', path, headers: req.headers, body: raw.toString('utf8') };
+		requests.push(entry);
+		sim.peakInFlight = Math.max(sim.peakInFlight, gate.enter());
+		try {
+			// Held by holdUntilInFlight, the request is answered as it stands when the gate opens.
+			await gate.pass(entry);
+			const operation =
+				url.pathname === `${basePath}${LIST_PATH}`
+					? 'list'
+					: url.pathname === `${basePath}${QUOTA_PATH}`
+						? 'quota'
+						: undefined;
+			let result: Outcome;
+			if (req.method !== 'POST') {
+				result = { answer: { status: 'F', code: 'METHOD_NOT_SUPPORTED', message: `${req.method} is not supported` } };
+			} else if (!operation) {
+				result = { answer: { status: 'F', code: 'INVALID_API', message: `No API at ${url.pathname}` } };
+			} else {
+				const way = onTheWay(req, operation, raw);
+				raw = way.raw;
+				if (way.replayed) {
+					entry.fault = way.rule?.fault;
+					await gate.leaveAfterLatency(arrival);
+					res.writeHead(way.replayed.status, way.replayed.headers);
+					res.end(way.replayed.body);
+					return;
+				}
+				wayRule = way.rule;
+				const rejected = signing.checkRequest(req, path, raw);
+				let body: unknown;
+				try {
+					body = rejected ? undefined : JSON.parse(raw.toString('utf8'));
+				} catch {
+					body = undefined;
+				}
+				if (rejected) result = { answer: rejected };
+				else if (!body || typeof body !== 'object' || Array.isArray(body))
+					result = { answer: { status: 'F', code: 'PARAM_ILLEGAL', message: 'Body is not a JSON object' } };
+				else if (operation === 'list')
+					result = listBeneficiaries(req, body as Record<string, unknown>, faults, accounts);
+				else result = availableQuota(req, body as Record<string, unknown>, faults, accounts);
+			}
+			entry.resultCode = result.answer.code;
+			entry.fault = result.rule?.fault ?? wayRule?.fault;
+			const prepared = signing.prepare(req, path, result.answer, result.rule, raw.toString('utf8'));
+			answered.set(`${req.url}\n${raw.toString('utf8')}`, prepared);
+			// The last few answers are enough to replay one; a benchmark's thousands are not kept.
+			if (answered.size > 64) answered.delete(answered.keys().next().value as string);
+			await gate.leaveAfterLatency(arrival);
+			const transport = struck(result.rule)?.transport;
+			if (transport) return transport({ req, res, prepared });
+			res.writeHead(prepared.status, prepared.headers);
+			res.end(prepared.body);
+		} finally {
+			gate.leave();
+		}
+	}
+
+	const server: Server = createServer((req, res) => {
+		handle(req, res).catch((error) => {
+			res.writeHead(500, { 'content-type': 'text/plain' });
+			res.end(String(error));
+		});
+	});
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>((resolve) => server.listen(port, host, resolve));
+	return {
+		port: (server.address() as AddressInfo).port,
+		close: () =>
+			new Promise<void>((resolve) => {
+				for (const socket of sockets) socket.destroy();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** The routes beside the API (under `basePath`), for the benchmark and the real-app checks; false when it is none of them. */
+function admin(
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+	raw: Buffer,
+	{ sim, requests, basePath }: Parts,
+): boolean {
+	const reply = (status: number, value: unknown): true => {
+		res.writeHead(status, { 'content-type': 'application/json' });
+		res.end(JSON.stringify(value));
+		return true;
+	};
+	if (req.method === 'GET' && url.pathname === `${basePath}/__stats`) {
+		// For the benchmark and the live trigger check: how many API requests came, how many got each fault.
+		const byFault: Record<string, number> = {};
+		for (const entry of requests) if (entry.fault) byFault[entry.fault] = (byFault[entry.fault] ?? 0) + 1;
+		return reply(200, { requests: requests.length, faults: byFault });
+	}
+	if (req.method === 'POST' && url.pathname === `${basePath}/__admin/add-beneficiary`) {
+		// For the real-app trigger test: binds a new beneficiary to a customer, as a user would.
+		const { customerId = 'CUST_SMALL', referenceBeneficiaryId } = JSON.parse(raw.toString() || '{}');
+		const list = sim.beneficiaries(String(customerId));
+		const n = list.length + 1;
+		const reference = String(referenceBeneficiaryId ?? `REF-BOUND-${n}`);
+		const added = {
+			...list[0],
+			beneficiaryToken: Buffer.from(`token:${reference}`).toString('base64'),
+			referenceBeneficiaryId: reference,
+			beneficiaryNick: `Newly bound ${n}`,
+		};
+		list.push(added);
+		return reply(200, added);
+	}
+	if (!(req.method === 'POST' && url.pathname.startsWith(`${basePath}/__admin/`))) return false;
+	// For the real-app trigger checks: what a user or the bank does to the account meanwhile.
+	const body = JSON.parse(raw.toString() || '{}') as Record<string, unknown>;
+	const action = url.pathname.slice(`${basePath}/__admin/`.length);
+	try {
+		if (action === 'change-bank-details')
+			return reply(200, sim.changeBankDetails(String(body.customerId ?? ''), String(body.referenceBeneficiaryId)));
+		if (action === 'set-quota') {
+			sim.setQuota(String(body.method), String(body.id), body.value as string, body.currency as string | undefined);
+			return reply(200, { ok: true });
+		}
+		if (action === 'add-fault') {
+			sim.addFault(body as unknown as FaultRule);
+			return reply(200, { ok: true });
+		}
+		if (action === 'clear-faults') {
+			sim.clearFaults();
+			return reply(200, { ok: true });
+		}
+		return reply(404, { error: `no admin action ${action}` });
+	} catch (error) {
+		return reply(400, { error: (error as Error).message });
+	}
+}
