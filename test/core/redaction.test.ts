@@ -231,6 +231,8 @@ describe('maskBankDetails: the rules of MASKING_RULES at their edges', () => {
 		expect(nick('Rent%20456%207123')).toBe('Rent%20****7123');
 		expect(nick('invoice 12 for 456-7123')).toBe('invoice 12 for ****7123');
 		expect(nick('Acct-7123 rent')).toBe('Acct-7123 rent');
+		// Another script's letters bound the run: they stay.
+		expect(nick('家賃456-7123')).toBe('家賃****7123');
 	});
 
 	it('a text nothing is masked in stays as written (full-width letters too); a fraction is no account number', () => {
