@@ -12,6 +12,8 @@
  *                 the gateway may: bound in two currencies (the same token twice on one page, with
  *                 and without reference IDs) and bound again under another nickname across the
  *                 page boundary (the same reference ID and token on pages 1 and 2)
+ * - 10005678, 20005678  2 beneficiaries each: numeric customer IDs that end in the same four digits,
+ *                 as a workflow routing per customer must tell apart (Mask Bank Details keeps them)
  * - CUST_PROCESS_FAIL, CUST_SYSTEM_ERROR, CUST_UNKNOWN, CUST_RATE_LIMITED, CUST_PARAM_ILLEGAL:
  *   answer with that result code; any other ID: USER_NOT_EXIST.
  */
@@ -124,6 +126,8 @@ export function createCustomers(): Map<string, Customer> {
 	});
 	customers.set('CUST_EMPTY', { beneficiaries: [], unsupportedCurrencies: [] });
 	customers.set('CUST_TWICE', { beneficiaries: listedTwice(), unsupportedCurrencies: [] });
+	customers.set('10005678', { beneficiaries: makeBeneficiaries('NUMA', 2, 17), unsupportedCurrencies: [] });
+	customers.set('20005678', { beneficiaries: makeBeneficiaries('NUMB', 2, 19), unsupportedCurrencies: [] });
 	let bench: Beneficiary[] | undefined;
 	let five: Beneficiary[] | undefined;
 	customers.set('CUST_FIVE', {

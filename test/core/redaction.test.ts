@@ -1,5 +1,6 @@
 import { maskedValues } from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
 import { ApiResultError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
+import { OWNER_FIELD } from '../../nodes/PartnerAccountInquiry/shared/endpoints/beneficiaries';
 import {
 	maskBankDetails,
 	maskSubjectsText,
@@ -98,7 +99,9 @@ describe("the request's own account values are masked wherever the gateway echoe
 		redactError(error, [], maskedValues(request));
 		const masked = `****${id.slice(-4)}`;
 		expect(error.explanation.message).toBe(`No ${method} ${masked}; "${masked}" is not an account`);
-		expect(error.message).toBe(`The API answered ACCOUNT_NOT_EXIST: No ${method} ${masked}; "${masked}" is not an account`);
+		expect(error.message).toBe(
+			`The API answered ACCOUNT_NOT_EXIST: No ${method} ${masked}; "${masked}" is not an account`,
+		);
 		expect(JSON.stringify(error.itemFields())).not.toContain(id);
 	});
 
@@ -202,7 +205,38 @@ describe('maskBankDetails: an item safe to post', () => {
 describe('maskSubjectsText: pasted quota subjects as an error shows the node', () => {
 	it('a receiving or virtual account by its last four, any account-like run too; the rest as typed', () => {
 		expect(
-			maskSubjectsText('USER_ID, U-1001, USD\nreceiving_account;6222-0212-3456;USD\nVIRTUAL_ACCOUNT\tVA-0099\tEUR\n6222021234567890, USD'),
+			maskSubjectsText(
+				'USER_ID, U-1001, USD\nreceiving_account;6222-0212-3456;USD\nVIRTUAL_ACCOUNT\tVA-0099\tEUR\n6222021234567890, USD',
+			),
 		).toBe('USER_ID, U-1001, USD\nreceiving_account;****3456;USD\nVIRTUAL_ACCOUNT\t****0099\tEUR\n****7890, USD');
+	});
+});
+
+describe('maskBankDetails: the rules of MASKING_RULES at their edges', () => {
+	it('the whole of _listedFor (OWNER_FIELD) and a change of a routing code are routing: kept whole', () => {
+		const item = {
+			bankAccountNo: '****5678',
+			[OWNER_FIELD]: { customerId: '12345678', viaAccessToken: true },
+			changes: { referenceBeneficiaryId: { before: 'REF-20250001', after: 'REF-20255678' } },
+		};
+		expect(maskBankDetails(item)).toEqual(item);
+	});
+
+	it('a run ending in a kept tail, in any separator form; the tail alone and the words before it stay', () => {
+		const nick = (beneficiaryNick: string) =>
+			maskBankDetails({ bankAccountNo: '****7123', beneficiaryNick }).beneficiaryNick;
+		expect(['Rent 456-7123', 'Rent 456 7123', 'Rent 456.7123', 'Rent 4567123'].map(nick)).toEqual(
+			Array(4).fill('Rent ****7123'),
+		);
+		expect(nick('Rent%20456%207123')).toBe('Rent%20****7123');
+		expect(nick('invoice 12 for 456-7123')).toBe('invoice 12 for ****7123');
+		expect(nick('Acct-7123 rent')).toBe('Acct-7123 rent');
+		// Another script's letters bound the run: they stay.
+		expect(nick('家賃456-7123')).toBe('家賃****7123');
+	});
+
+	it('a text nothing is masked in stays as written (full-width letters too); a fraction is no account number', () => {
+		const item = { beneficiaryNick: 'Ｒｅｎｔ 家賃', extendInfo: { rate: 7.123456789, amount: 1250000.5 } };
+		expect(maskBankDetails(item)).toEqual(item);
 	});
 });

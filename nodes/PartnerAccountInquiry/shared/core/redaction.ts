@@ -43,89 +43,106 @@ export function redactError(error: unknown, secrets: readonly string[], masked: 
 }
 
 /**
- * Fields whose values are codes and IDs a workflow routes on, never free text: only a bank value of
- * the item and a separate run of 8 or more digits (not a date) are masked in them (ROUTING_DIGITS),
- * so that "REF-00012" or "SUP00012345" stay as they are.
+ * Mask Bank Details: what each kind of field keeps, one row per kind, the one table the masking
+ * reads (docs/reference.md, "Mask Bank Details: the rules", has it with examples and limits). A
+ * field is of the kind of the row that names it, at any depth; what is inside a bank field is bank,
+ * what is inside a routing field is of that routing kind (the whole `_listedFor`, a change's
+ * `before` and `after` of `referenceBeneficiaryId`), anything else is free text, keys included.
  */
-const ROUTING_FIELDS = [
-	'referenceBeneficiaryId',
-	'beneficiaryType',
-	'status',
-	'assetType',
-	'relationType',
-	'currency',
-	'event',
-	'customerId',
-	'createdAt',
-];
-/** A run of 8 or more digits (with single separators) standing apart from letters before it: an account in an ID. */
-const ROUTING_DIGITS = /(?<![\p{L}\p{N}])\p{Nd}(?:[-_./ ]?\p{Nd}){7,}(?![\p{N}])/gu;
+const MASKING_RULES = [
+	// (a) The bank details themselves: all but their last four characters.
+	{ kind: 'bank', fields: BANK_DETAIL_FIELDS, masks: ['allButLastFour'] },
+	// (c) What the node itself writes for a workflow to route on (`_listedFor` is OWNER_FIELD of
+	// endpoints/beneficiaries.ts): masked only where it holds a bank value of the item.
+	{ kind: 'ownRouting', fields: ['_listedFor', 'event', 'subject'], masks: ['itemValues'] },
+	// (c) The gateway's codes and IDs: also a number that ends in a tail the trigger kept (a Removed
+	// payee whose reference ID was its account number); "REF-20250001" has letters and stays.
+	{
+		kind: 'gatewayRouting',
+		fields: [
+			'referenceBeneficiaryId',
+			'customerId',
+			'resultCode',
+			'resultStatus',
+			'beneficiaryType',
+			'status',
+			'assetType',
+			'relationType',
+			'currency',
+			'createdAt',
+		],
+		masks: ['itemValues', 'numberEndingInTail'],
+	},
+	// (d) Every other field: free text (a nickname, an account name, extendInfo, a field the gateway adds).
+	{ kind: 'text', fields: [], masks: ['itemValues', 'runEndingInTail', 'accountLike'] },
+] as const;
+
+type FieldKind = (typeof MASKING_RULES)[number]['kind'];
+type Masking = (typeof MASKING_RULES)[number]['masks'][number];
+
+const KIND_OF_FIELD = new Map<string, FieldKind>(
+	MASKING_RULES.flatMap(({ kind, fields }) => fields.map((field): [string, FieldKind] => [field, kind])),
+);
+const MASKS_OF_KIND = new Map<FieldKind, readonly Masking[]>(MASKING_RULES.map(({ kind, masks }) => [kind, masks]));
+
+/** The kind of a field named `key` inside a field of kind `parent` (the item itself: free text). */
+function kindOf(parent: FieldKind, key: string): FieldKind {
+	const named = KIND_OF_FIELD.get(key);
+	if (parent === 'bank' || named === 'bank') return 'bank';
+	if (parent !== 'text') return parent;
+	return named ?? 'text';
+}
 
 /**
- * An output item safe to post (Mask Bank Details). Its bank details (BANK_DETAIL_FIELDS) show
- * their last four characters only, at any depth: its own fields, a change's before and after, a
- * field of that name inside another. Anywhere else, in keys as in values, each of those values is
- * masked wherever it appears (inside a longer text too, in any case, with separators, URL-encoded;
- * full-width digits read as ASCII). Free text (a nickname, an account name, a field the gateway
- * fills, such as `extendInfo`) also has every account-like run masked as messages have
- * (maskAccountNumbers), and a number of 8 or more digits becomes its mask; the codes and IDs a
- * workflow routes on (ROUTING_FIELDS) keep all but a separate run of 8 or more digits.
+ * An output item safe to post (Mask Bank Details), by MASKING_RULES. The item's bank values, now
+ * and before (a change's `before`, at any depth), are read first: whole ones are masked wherever
+ * they appear (itemValues); of the ones the trigger kept as a tail ("****7123") only the last four
+ * are known, so a run ending in them is taken for that account (runEndingInTail, numberEndingInTail).
  */
 export function maskBankDetails<T>(item: T): T {
-	type Context = 'bank' | 'routing' | 'text';
-	const enter = (context: Context, key: string): Context => {
-		if ((BANK_DETAIL_FIELDS as readonly string[]).includes(key)) return 'bank';
-		if (ROUTING_FIELDS.includes(key)) return context === 'bank' ? 'bank' : 'routing';
-		return key === 'before' || key === 'after' ? context : context === 'routing' ? 'routing' : 'text';
-	};
-	// Every value under a bank field, at any depth (a change's before and after too).
-	const values = new Set<string>();
-	const collect = (value: unknown, context: Context): void => {
-		if (context === 'bank' && (typeof value === 'string' || typeof value === 'number')) values.add(String(value));
-		else if (Array.isArray(value)) value.forEach((entry) => collect(entry, context));
+	const held = new Set<string>();
+	const collect = (value: unknown, kind: FieldKind): void => {
+		if (kind === 'bank' && (typeof value === 'string' || typeof value === 'number'))
+			held.add(normaliseWidth(String(value)));
+		else if (Array.isArray(value)) value.forEach((entry) => collect(entry, kind));
 		else if (value && typeof value === 'object') {
-			for (const [key, entry] of Object.entries(value)) collect(entry, enter(context, key));
+			for (const [key, entry] of Object.entries(value)) collect(entry, kindOf(kind, key));
 		}
 	};
 	collect(item, 'text');
-	// A value of four characters or fewer shows no more than its mask; a tail the trigger kept ("****1234") is masked already.
-	const repeated = [...values]
-		.map(normaliseWidth)
-		.filter((value) => value.length > 4 && !value.startsWith(ACCOUNT_MASK));
-	const anywhere = repeatedValues(repeated);
-	// The last four the trigger kept of an old or removed account: a run of 5 or more letters and
-	// digits ending in them (a short account in a nickname kept whole) is taken for that account.
-	const tails = [...values]
+	// A value of four characters or fewer shows no more than its mask: there is nothing to look for.
+	const whole = [...held].filter((value) => value.length > 4 && !value.startsWith(ACCOUNT_MASK));
+	const tails = [...held]
 		.filter((value) => value.startsWith(ACCOUNT_MASK) && value.length === ACCOUNT_MASK.length + 4)
-		.map((value) => escapeRegExp(normaliseWidth(value.slice(ACCOUNT_MASK.length))));
-	const endingInTail = tails.length
-		? new RegExp(`(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}]+(?:${tails.join('|')})(?![\\p{L}\\p{N}])`, 'giu')
-		: undefined;
-	const maskText = (text: string, context: Context): string => {
-		let own = anywhere(normaliseWidth(text));
-		if (endingInTail) own = own.replace(endingInTail, (run) => (run.length > 4 ? maskAccount(run) : run));
-		if (context === 'text') return maskAccountNumbers(own);
-		return own.replace(ROUTING_DIGITS, (run) =>
-			OWN_FIGURES.some((figure) => figure.test(run)) ? run : maskAccount(run),
-		);
+		.map((value) => value.slice(ACCOUNT_MASK.length));
+	const maskers: Record<Masking, (text: string) => string> = {
+		allButLastFour: (value) => (value === '' || value.startsWith(ACCOUNT_MASK) ? value : maskAccount(value)),
+		itemValues: repeatedValues(whole),
+		runEndingInTail: runsEndingInTails(tails, RUN_ENDING_IN_TAIL),
+		numberEndingInTail: runsEndingInTails(tails, NUMBER_ENDING_IN_TAIL),
+		accountLike: maskAccountNumbers,
 	};
-	const mask = (value: unknown, context: Context): unknown => {
-		if (typeof value === 'string') {
-			if (context === 'bank') return value === '' || value.startsWith(ACCOUNT_MASK) ? value : maskAccount(value);
-			return maskText(value, context);
-		}
+	/** The text with the kind's masks applied; exactly as it was (full-width letters too) when none found anything. */
+	const maskText = (text: string, masks: readonly Masking[]): string => {
+		const read = normaliseWidth(text);
+		const masked = masks.reduce((out, masking) => maskers[masking](out), read);
+		return masked === read ? text : masked;
+	};
+	// A key is free text whatever field it names.
+	const keyMasks = MASKS_OF_KIND.get('text') ?? [];
+	const mask = (value: unknown, kind: FieldKind): unknown => {
+		const masks = MASKS_OF_KIND.get(kind) ?? [];
+		if (typeof value === 'string') return maskText(value, masks);
 		if (typeof value === 'number') {
-			if (context === 'bank') return maskAccount(String(value));
+			// A fraction (an amount, a rate) is no account number: only a bank value of the item is looked for in it.
 			const digits = String(value);
-			return Number.isInteger(value) && digits.replace('-', '').length >= 8 ? maskAccount(digits) : value;
+			const masked = maskText(digits, Number.isInteger(value) ? masks : masks.filter((m) => m === 'itemValues'));
+			return masked === digits ? value : masked;
 		}
-		if (Array.isArray(value)) return value.map((entry) => mask(entry, context));
+		if (Array.isArray(value)) return value.map((entry) => mask(entry, kind));
 		if (value && typeof value === 'object') {
 			return Object.fromEntries(
-				Object.entries(value).map(([key, entry]) => {
-					const inner = enter(context, key);
-					return [maskText(key, context === 'bank' ? 'bank' : 'text'), mask(entry, inner)];
-				}),
+				Object.entries(value).map(([key, entry]) => [maskText(key, keyMasks), mask(entry, kindOf(kind, key))]),
 			);
 		}
 		return value;
@@ -133,20 +150,70 @@ export function maskBankDetails<T>(item: T): T {
 	return mask(item, 'text') as T;
 }
 
+/*
+ * The patterns below are made anew for each item (they hold its values and tails), so they are
+ * written with ASCII classes: compiling a Unicode class (\p{L}) costs about 5 ms a pattern, which
+ * made an item cost 17 ms. The bank values are ASCII (the API's own patterns), the text is read
+ * with its full-width forms as ASCII, and any other letter stands between words ("家賃456-7123").
+ */
+/** Between two characters of a value written out: any other characters, a URL-encoded one ("%20") too. */
+const ANY_SEPARATORS = String.raw`(?:%[0-9A-Fa-f]{2}|[^A-Za-z0-9])*`;
+/** One separator in a run of groups: "-", "_", ".", "/", a space, or one of them URL-encoded. */
+const ONE_SEPARATOR = String.raw`(?:[-_./ ]|%[0-9A-Fa-f]{2})`;
+/** Where a run starts: not inside a word, nor inside a URL-encoded character ("%20" then "456" starts at the 4). */
+const RUN_START = String.raw`(?<=^|[^A-Za-z0-9%]|%[0-9A-Fa-f]{2})`;
+/** What comes before a tail (the last four characters the trigger kept), and after it, in a run taken for that account. */
+interface TailRun {
+	before: string;
+	after: string;
+}
+/**
+ * In free text: letters and digits joined to the tail, or up to five groups that each hold a
+ * digit, joined by single separators ("Rent 456-7123": "456-", not "Rent ").
+ */
+const RUN_ENDING_IN_TAIL: TailRun = {
+	before: String.raw`(?:[A-Za-z]*[0-9][A-Za-z0-9]*${ONE_SEPARATOR}){0,5}[A-Za-z0-9]*`,
+	after: '(?![A-Za-z0-9])',
+};
+/** In a gateway's code or ID: the whole value is digits ("6222021234567890"), in groups or not. */
+const NUMBER_ENDING_IN_TAIL: TailRun = {
+	before: String.raw`^[0-9]+(?:${ONE_SEPARATOR}[0-9]+)*${ONE_SEPARATOR}?`,
+	after: '$',
+};
+
+/**
+ * Masks a run of the shape `shape` that ends in one of `tails` (each of its characters optionally
+ * after a separator) and has more before it: it is taken for that account. The tail alone shows
+ * no more than its mask and stays.
+ */
+function runsEndingInTails(tails: string[], shape: TailRun): (text: string) => string {
+	const patterns = tails.map((tail) => {
+		const written = Array.from(tail).map(escapeRegExp).join(`${ONE_SEPARATOR}?`);
+		return { tail, run: new RegExp(`${RUN_START}(?:${shape.before})(${written})${shape.after}`, 'gi') };
+	});
+	return (text) =>
+		patterns.reduce(
+			(out, { tail, run }) =>
+				out.replace(run, (found, last: string) => (found === last ? found : `${ACCOUNT_MASK}${tail}`)),
+			text,
+		);
+}
+
 /**
  * Masks each of `values` wherever it appears in a text, inside longer words too: as written, in any
- * case, URL-encoded, JSON-escaped, or its letters and digits with any other characters between them.
- * Longest first, so that an account containing another is masked as a whole.
+ * case, URL-encoded, JSON-escaped, or its letters and digits with any other characters between them
+ * (a hyphen, a space, a dot, none, a URL-encoded space). Longest first, so that an account
+ * containing another is masked as a whole.
  */
 function repeatedValues(values: string[]): (text: string) => string {
 	if (values.length === 0) return (text) => text;
 	const sorted = [...values].sort((a, b) => b.length - a.length);
 	const patterns = sorted.map((value) => {
-		const characters = Array.from(value.replace(/[^\p{L}\p{N}]/gu, ''));
+		const characters = Array.from(value.replace(/[^A-Za-z0-9]/g, ''));
 		const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
 		const alternatives = [...forms].map(escapeRegExp);
-		if (characters.length > 4) alternatives.push(characters.map(escapeRegExp).join('[^\\p{L}\\p{N}]*'));
-		return { value, pattern: new RegExp(alternatives.join('|'), 'giu') };
+		if (characters.length > 4) alternatives.push(characters.map(escapeRegExp).join(ANY_SEPARATORS));
+		return { value, pattern: new RegExp(alternatives.join('|'), 'gi') };
 	});
 	return (text) => patterns.reduce((out, { value, pattern }) => out.replace(pattern, () => maskAccount(value)), text);
 }
