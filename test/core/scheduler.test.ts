@@ -99,6 +99,21 @@ describe('RequestScheduler', () => {
 		expect(instance.stats).toMatchObject({ attempts: 7, rateLimited: 0, retried: 0, peakConcurrency: 3 });
 	});
 
+	it('a waiting request of a lower priority goes first; equal priorities keep the order asked for', async () => {
+		const gateway = fakeGateway();
+		const { instance } = scheduler({ width: 1 });
+		// A trigger poll's entries: the one started first (priority 0) finishes before later ones advance.
+		const asked: Array<[string, number]> = [['a', 2], ['b', 1], ['c', 2], ['d', 0], ['e', 1]];
+		const results = asked.map(([name, priority]) => instance.run(gateway.attempt(name), { priority }));
+		while (gateway.pending.length) {
+			gateway.answer();
+			await settle();
+		}
+		await Promise.all(results);
+		// 'a' was alone when asked for; then the lowest first, and asked order among equals.
+		expect(gateway.started).toEqual(['a', 'd', 'b', 'e', 'c']);
+	});
+
 	it('with width 1 sends one request after another, in order', async () => {
 		const gateway = fakeGateway();
 		const { instance } = scheduler({ width: 1 });

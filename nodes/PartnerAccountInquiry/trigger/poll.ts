@@ -31,7 +31,7 @@ import {
 	type Pending,
 } from './failures';
 import type { PollMemory } from './pollMemory';
-import { dueOrder, readWithinBudget } from './pollPlan';
+import { dueOrder, readWithinBudget, typicalPages } from './pollPlan';
 import { readBackoff } from './unknownBackoff';
 import { watchOf, type Watch, type WatchedEntry } from './watch';
 import {
@@ -119,9 +119,12 @@ async function pollWatch(
 		(key) => waitsOut(entries[key].failure, now),
 	);
 	const observed = new Map<string, ListingSize>();
+	const typical = typicalPages(
+		Object.values(entries).flatMap((record) => (record.pages === undefined ? [] : [record.pages])),
+	);
 	const n8nBudgetMs = (fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.();
 	const reads = await readWithinBudget(
-		due.map((key) => (byKey.get(key) as WatchedEntry).cost(entries[key], POLL_WIDTH)),
+		due.map((key) => (byKey.get(key) as WatchedEntry).cost(entries[key], POLL_WIDTH, typical)),
 		{
 			width: POLL_WIDTH,
 			pace: before.pace,
@@ -130,10 +133,7 @@ async function pollWatch(
 			readAll: book.activating,
 			now: () => performance.now(),
 			deadline: (ms) => AbortSignal.timeout(ms),
-			measured: () => {
-				const { attempts, timed, timedMs } = session.scheduler.stats;
-				return { sent: attempts, timed, timedMs };
-			},
+			measured: () => ({ ...session.scheduler.stats, width: session.scheduler.currentWidth }),
 		},
 		async (key, signal, priority) => {
 			const entry = byKey.get(key) as WatchedEntry;

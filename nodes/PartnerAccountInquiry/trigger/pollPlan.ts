@@ -55,8 +55,8 @@ export interface PlanOptions {
 	now: () => number;
 	/** A signal that aborts after `ms` (AbortSignal.timeout; a virtual clock's in tests). */
 	deadline: (ms: number) => AbortSignal;
-	/** What the poll's scheduler measured so far: requests sent (retries included), and answered ones with their round trips. */
-	measured: () => { sent: number; timed: number; timedMs: number };
+	/** What the poll's scheduler measured so far: the requests answered, the sum of their round trips, its width now. */
+	measured: () => { timed: number; timedMs: number; width: number };
 }
 
 export interface PollReads<T> {
@@ -109,15 +109,13 @@ export async function readWithinBudget<T>(
 
 	/**
 	 * How fast requests go, as measured by this poll once it has answers (before: the last polls'):
-	 * a round trip, and the time per request the scheduler takes to send them (its width, its
-	 * pacing, a rate limit's halving: no shorter than a round trip over the width).
+	 * a round trip, and the time per request at the scheduler's width now (halved by a rate limit).
 	 */
 	const pace = (): Pace => {
-		const { sent, timed, timedMs } = options.measured();
+		const { timed, timedMs, width: now } = options.measured();
 		if (timed === 0) return first;
 		const roundTripMs = timedMs / timed;
-		const sending = sent >= width ? (now() - started) / sent : 0;
-		return { roundTripMs, msPerRequest: Math.max(roundTripMs / width, sending) };
+		return { roundTripMs, msPerRequest: roundTripMs / Math.max(1, now) };
 	};
 	// The first entry is always started (one too large for the shared budget has the poll to itself).
 	const fits = (cost: EntryCost) =>
@@ -148,6 +146,15 @@ export async function readWithinBudget<T>(
 	budget.removeEventListener('abort', stop);
 	const tooLarge = solo && !outcomes.has(due[0].key) ? due[0].key : undefined;
 	return { outcomes, tooLarge, budgetMs, pace: pace() };
+}
+
+/**
+ * The pages a list of the set usually has, the estimate of one never read: the median of those
+ * read, once there are a few (one odd list says little of the others), else one page.
+ */
+export function typicalPages(pages: number[]): number {
+	const sorted = [...pages].sort((a, b) => a - b);
+	return sorted.length >= 3 ? sorted[Math.floor(sorted.length / 2)] : 1;
 }
 
 /** What the planner estimates of a list of `pages` pages read `reads` times at `width` requests at once. */

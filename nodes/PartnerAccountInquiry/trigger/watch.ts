@@ -58,7 +58,7 @@ export interface WatchedEntry {
 	label: string;
 	readState: (saved: unknown) => StateReading<unknown>;
 	/** What reading it will take (pollPlan.ts), from what its last read saw. */
-	cost: (record: EntryRecord | undefined, width: number) => EntryCost;
+	cost: (record: EntryRecord | undefined, width: number, typicalPages: number) => EntryCost;
 	read: (session: ApiSession, options: ReadOptions, observed: ListingSize) => Promise<unknown>;
 	/** Its events (items, at most `cap`) and its state after them; `whole`: the saved state holds every earlier poll's finding. */
 	compare: (
@@ -299,8 +299,10 @@ function beneficiaryEntries(
 				return reading;
 			},
 			// A list of one page is one answer, read once; a longer one is confirmed unless it held.
-			cost: (record, width) =>
-				listCost(key, record?.pages ?? 1, (record?.pages ?? 1) > 1 && !record?.held ? 2 : 1, width),
+			cost: (record, width, typicalPages) => {
+				const pages = record?.pages ?? typicalPages;
+				return listCost(key, pages, pages > 1 && !record?.held ? 2 : 1, width);
+			},
 			read: async (s, read, observed) =>
 				await listBeneficiaries(s, { ...question, settled: compared?.settled }, read, observed),
 			compare: (saved, read, cap) => {

@@ -95,6 +95,11 @@ export class RequestScheduler {
 		this.pacer = options.now ? new Pacer(options.now) : undefined;
 	}
 
+	/** The requests it runs at once now: its width, halved by a rate limit and grown back by successes. */
+	get currentWidth(): number {
+		return this.width;
+	}
+
 	/** Runs `sendOnce` (one attempt of the request) when its turn comes, with the retry policy; settles with its outcome. */
 	async run<T>(sendOnce: (signal: AbortSignal) => Promise<T>, hooks: RunHooks = {}): Promise<T> {
 		const signal = hooks.signal ?? NEVER_ABORTED;
