@@ -103,7 +103,13 @@ describe('RequestScheduler', () => {
 		const gateway = fakeGateway();
 		const { instance } = scheduler({ width: 1 });
 		// A trigger poll's entries: the one started first (priority 0) finishes before later ones advance.
-		const asked: Array<[string, number]> = [['a', 2], ['b', 1], ['c', 2], ['d', 0], ['e', 1]];
+		const asked: Array<[string, number]> = [
+			['a', 2],
+			['b', 1],
+			['c', 2],
+			['d', 0],
+			['e', 1],
+		];
 		const results = asked.map(([name, priority]) => instance.run(gateway.attempt(name), { priority }));
 		while (gateway.pending.length) {
 			gateway.answer();
