@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a virtual clock's timers, in a test */
 /**
  * How many polls a set takes to be read whole, at n8n's real 30 s budget, in simulated time: the
  * planner (trigger/pollPlan.ts) over the real request scheduler and the real listing reader
@@ -143,7 +144,6 @@ async function pollsToRead(
 		const result = await poll(subjects, turn, latencyMs, budgetMs, soloMs, pace);
 		pace = result.pace;
 		cut.push(result.cut);
-		if (process.env.PLAN_DEBUG) console.log(turn, result.read.length, result.cut, JSON.stringify(result.pace));
 		if (subjects.every((s) => s.baseline)) return turn;
 	}
 	return Infinity;

@@ -5,7 +5,7 @@
  * lost or invented event at the first poll; the next changes reported once, against the old state.
  * The fixture's question digests name its simulator's address, so this file's simulator listens there.
  */
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a test reads its fixture */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a test reads its fixture */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
