@@ -102,7 +102,8 @@ describe('states saved by 0.2.0, carried on after the upgrade', () => {
 	it('one customer, Beneficiary Added (version 1, a list of two pages): a payee bound while n8n was down, once', async () => {
 		const trigger = upgraded('beneficiaryAddedSingle');
 		const list = sim().beneficiaries('CUST_TWICE');
-		list.push({ ...list[0], referenceBeneficiaryId: 'REF-AFTER-UPGRADE', beneficiaryToken: 'dG9rZW46YWZ0ZXI=' });
+		const token = Buffer.from('token:after-upgrade').toString('base64');
+		list.push({ ...list[0], referenceBeneficiaryId: 'REF-AFTER-UPGRADE', beneficiaryToken: token });
 		expect((await trigger.poll()).map((b) => b.referenceBeneficiaryId)).toEqual(['REF-AFTER-UPGRADE']);
 		expect(await trigger.poll()).toEqual([]);
 	});
