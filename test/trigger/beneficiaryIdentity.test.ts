@@ -5,7 +5,6 @@ import {
 	type BeneficiaryState,
 } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
-import { canonical } from '../../nodes/PartnerAccountInquiry/shared/core/api/identity';
 import { digest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import { createCustomers } from '../../sandbox/data';
 import { STATE_V2, STATE_V3 } from '../fixtures/previousTriggerStates';
@@ -265,55 +264,11 @@ describe('the per-poll cap never merges', () => {
 	});
 });
 
-describe('an upgrade from the previous release (state version 2)', () => {
-	const fixture = STATE_V2 as unknown as { list: Item[]; state: unknown };
-	const read = () => {
-		const reading = readBeneficiaryState(fixture.state, 'q-v2');
-		expect(reading.problem).toBeUndefined();
-		return reading.state as BeneficiaryState;
-	};
-
-	it('carries on from the saved state: nothing to report for the same list, and the state is rewritten whole', () => {
-		const { seen, next } = summary(read(), fixture.list);
-		expect(seen).toEqual([]);
-		expect(next.version).toBe(4);
-		expect(JSON.stringify(next)).not.toContain('?');
-		expect(summary(next, fixture.list).seen).toEqual([]);
-	});
-
-	it('an entry saved with a field present as null (which the previous release digested as a value) is no event', () => {
-		// Packed as the previous release packed it: 8 characters of the whole entry, 3 of each field.
-		const entry = payee('R1', '111', { bankAccountIBAN: null });
-		const fields = Object.keys(entry);
-		const digests = digest(canonical(entry), 8) + fields.map((name) => digest(canonical(entry[name]), 3)).join('');
-		const summaryValues = ['R1', 'nick R1', null, 'ACTIVE', null, null, 'USD'];
-		const saved = {
-			version: 2,
-			kind: 'beneficiaries',
-			question: 'q-v2',
-			fields,
-			entries: { [digest('r:R1', 12)]: [digests, ...summaryValues] },
-		};
-		const state = readBeneficiaryState(saved, 'q-v2').state as BeneficiaryState;
-		expect(summary(state, [entry]).seen).toEqual([]);
-		expect(summary(state, [payee('R1', '111')]).seen).toEqual([]);
-		expect(summary(state, [payee('R1', '111', { status: 'FROZEN' })]).seen).toEqual([
-			['beneficiaryChanged', 'R1', ['status']],
-		]);
-	});
-
-	it('reports what changed since, once: a bank change, a removal, a change of a repeated reference ID', () => {
-		const list = fixture.list.map((item) => ({ ...item }));
-		list[0] = { ...list[0], bankAccountNo: 'SML000777', beneficiaryToken: 'dG9rZW46bmV3' };
-		list[4] = { ...list[4], beneficiaryNick: 'second binding, renamed' };
-		list.splice(5, 1); // the token-only beneficiary
-		const { seen, next } = summary(read(), list);
-		expect(seen).toEqual([
-			['beneficiaryChanged', 'REF-SML-00001', ['bankAccountNo', 'beneficiaryToken']],
-			['beneficiaryChanged', 'REF-SML-00001', ['beneficiaryNick']],
-			['beneficiaryRemoved', undefined],
-		]);
-		expect(summary(next, list).seen).toEqual([]);
+describe('a state of a development build before 0.1.0 (version 2)', () => {
+	it('is too old to carry on: a problem (a warning and a fresh baseline), never read as today', () => {
+		expect(readBeneficiaryState(STATE_V2.state, 'q-v2')).toEqual({
+			problem: 'it was saved in an older format (version 2)',
+		});
 	});
 });
 

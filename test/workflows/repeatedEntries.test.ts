@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { STATE_V2 } from '../fixtures/previousTriggerStates';
+import { STATE_V3 } from '../fixtures/previousTriggerStates';
 import { list, useSimulator } from './helpers';
 
 const { sim } = useSimulator();
@@ -157,8 +157,8 @@ describe('a list growing beyond a Limit', () => {
 	});
 });
 
-describe('an upgrade from the previous release', () => {
-	const fixture = STATE_V2;
+describe('an upgrade from release 0.1.0', () => {
+	const fixture = STATE_V3;
 
 	it("carries on from the previous release's saved state: no fresh baseline, nothing invented, each change once", async () => {
 		const listed = sim().beneficiaries('CUST_SMALL');

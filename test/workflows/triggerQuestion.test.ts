@@ -22,7 +22,7 @@ async function emitted(poller: ReturnType<typeof activateTrigger>): Promise<IDat
 const open = (
 	parameters: INodeParameters,
 	staticData: IDataObject,
-	activation: 'activate' | 'update',
+	activation: 'activate' | 'update' | 'init',
 	workflowId = 'wf-access-token',
 ) => activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, activation, workflowId });
 
@@ -58,18 +58,15 @@ describe('the access token is part of the question', () => {
 		expect(JSON.stringify(staticData)).not.toContain('token-of-user-A');
 	});
 
-	it('a state saved by the previous release with a token (its question left the token out) is carried on from', async () => {
+	it('a state saved by 0.1.0 for a trigger with a token (its question counts the token) is carried on', async () => {
 		const staticData: IDataObject = {};
-		const withToken = open(quotaChanges('token-of-user-A'), staticData, 'activate');
-		await emitted(withToken);
-		// What the release before 0.2 saved: one subject's quota state (version 2) at the top, its
-		// question without the token (the question a trigger without one asks: its entry's key).
-		const withoutToken: IDataObject = {};
-		await emitted(open({ event: 'quotaChanged', ...QUOTA } as INodeParameters, withoutToken, 'activate', 'wf-other'));
-		const [entry] = Object.values((withoutToken.state as { entries: Record<string, { state: IDataObject }> }).entries);
-		staticData.state = { ...entry.state, version: 2 };
+		await emitted(open(quotaChanges('token-of-user-A'), staticData, 'activate'));
+		// What 0.1.0 saved: one subject's quota state (version 3) at the top, under the same question.
+		const [entry] = Object.values((staticData.state as { entries: Record<string, { state: IDataObject }> }).entries);
+		staticData.state = entry.state;
+		delete staticData.pollRecord;
 		sim().setQuota('USER_ID', 'U-1001', '300');
-		const fired = await emitted(open(quotaChanges('token-of-user-A'), staticData, 'update'));
+		const fired = await emitted(open(quotaChanges('token-of-user-A'), staticData, 'init', 'wf-upgraded'));
 		expect(fired?.map((q) => [q.previousAmount, q.availableQuotaAmount])).toEqual([[12500, 3]]);
 	});
 });

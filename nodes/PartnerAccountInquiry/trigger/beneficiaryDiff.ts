@@ -30,7 +30,6 @@ import {
 	groupKey,
 	groupOfKey,
 	keyed,
-	knowsWhole,
 	sameDigests,
 	summaryOf,
 	WHOLE_CHARS,
@@ -253,7 +252,7 @@ function pair({ state, columns, taken, doubtful }: Matcher, current: Current[], 
 				return i < 0 ? undefined : columns.same(before, now.entry[0], i);
 			};
 			if (isAnotherPayee(same)) continue;
-			const identical = knowsWhole(before) && before.slice(0, WHOLE_CHARS) === now.entry[0].slice(0, WHOLE_CHARS);
+			const identical = before.slice(0, WHOLE_CHARS) === now.entry[0].slice(0, WHOLE_CHARS);
 			const alike = columns.fields.filter((_, i) => columns.same(before, now.entry[0], i) === true).length;
 			const score =
 				(identical ? 1_000_000 : 0) + (same('beneficiaryToken') ? 1000 : 0) + (same('currency') ? 100 : 0) + alike;
@@ -291,7 +290,6 @@ function pair({ state, columns, taken, doubtful }: Matcher, current: Current[], 
 function changedFields(before: string, after: string, columns: Columns): string[] {
 	if (before.slice(0, WHOLE_CHARS) === after.slice(0, WHOLE_CHARS)) return [];
 	const changed = columns.fields.filter((_, i) => columns.same(before, after, i) !== true);
-	// A migrated entry whose whole digest is unknown changed only if a field did.
-	if (changed.length > 0 || !knowsWhole(before)) return changed;
+	if (changed.length > 0) return changed;
 	return columns.fields.filter((field) => !PAYEE_FIELDS.includes(field));
 }

@@ -1,6 +1,6 @@
 /**
  * The beneficiary events' saved state (framework-free): what it keeps of each beneficiary, how a
- * saved one is read back, and how a state of the previous release is carried on.
+ * saved one is read back, and how a state of release 0.1.0 is carried on.
  *
  * It keeps no beneficiary object and no secret. Per entry of the list: the digest of its group
  * (core/api/identity.ts: its reference ID, else its token; never the value itself) as its key, a
@@ -47,13 +47,12 @@ export const SUMMARY_FIELDS: readonly string[] = [...KEPT_BY_VALUE, ...KEPT_BY_T
 export type Entry = [digests: string, ...summary: Scalar[]];
 
 /**
- * Version 4 keeps the bank details' last four characters; version 3 (release 0.1.0) keyed an entry
- * by its group (several entries of one group: `key~2`, `key~3`, ...) with longer digests, as 4
- * does; version 2 (before it) kept shorter digests. Both are migrated; version 1 is too old to carry on.
+ * Version 4 keeps the bank details' last four characters; version 3 (release 0.1.0), the same but
+ * for them, is migrated. Older ones (development builds before 0.1.0) are too old to carry on.
  */
 export const BENEFICIARY_STATE_VERSION = 4;
-const MIGRATED_VERSIONS = [2, 3];
-/** A version 2 or 3 entry's summary: the fields kept by value, no tails. */
+const MIGRATED_VERSION = 3;
+/** A version 3 entry's summary: the fields kept by value, no tails. */
 const OLD_SUMMARY_LENGTH = KEPT_BY_VALUE.length;
 
 export interface BeneficiaryState {
@@ -71,13 +70,9 @@ export const WHOLE_CHARS = 8;
 export const GROUP_CHARS = 12;
 /** A column's digest width: longer for the fields that decide who is paid. */
 export const columnWidth = (field: string) => (PAYEE_FIELDS.includes(field) ? 6 : 3);
-/** Pads a digest kept at fewer characters (the previous release kept 3): compared up to it. */
-const SHORT = '?';
 const ABSENT = '.';
 
 export const groupKey = (group: string) => digest(group, GROUP_CHARS);
-/** The part of a digest that was kept (before the padding of a shorter one). */
-const knownPart = (d: string) => (d.includes(SHORT) ? d.slice(0, d.indexOf(SHORT)) : d);
 /** The group digest of a state key. */
 export const groupOfKey = (key: string) => key.split('~')[0];
 
@@ -109,20 +104,11 @@ export class Columns {
 		return value === '' || value.startsWith(ABSENT) ? undefined : value;
 	}
 
-	/**
-	 * Column `i` of two entries: equal, different, or undefined when only one has the field. A
-	 * digest kept shorter compares by the part it has; the previous release's digest of null is
-	 * the field absent, as null is now.
-	 */
+	/** Column `i` of two entries: equal, different, or undefined when only one has the field. */
 	same(a: string, b: string, i: number): boolean | undefined {
 		const [x, y] = [this.at(a, i), this.at(b, i)];
-		if (x === undefined || y === undefined) {
-			if (x === y) return true;
-			const kept = (x ?? y) as string;
-			return digest('null', columnWidth(this.fields[i])).startsWith(knownPart(kept)) ? true : undefined;
-		}
-		const n = Math.min(knownPart(x).length, knownPart(y).length);
-		return x.slice(0, n) === y.slice(0, n);
+		if (x === undefined || y === undefined) return x === y ? true : undefined;
+		return x === y;
 	}
 }
 
@@ -163,11 +149,11 @@ export function entryOf(beneficiary: Record<string, unknown>, fields: readonly s
  * Whether `entryOf(beneficiary, columns.fields)` would give `saved` again, leaving the columns as
  * they are, without working out a digest per field: the whole entry's digest decides whether an
  * entry changed (beneficiaryDiff.ts changedFields), so an equal one has equal field digests. A
- * saved entry shorter than today's columns, or migrated with shorter digests, is not the same.
+ * saved entry shorter than today's columns is not the same.
  */
 export function entryHolds(saved: Entry, beneficiary: Record<string, unknown>, columns: Columns): boolean {
 	const [digests, ...summary] = saved;
-	if (digests.length !== columns.width || digests.includes(SHORT)) return false;
+	if (digests.length !== columns.width) return false;
 	if (Object.keys(beneficiary).some((name) => !columns.has(name))) return false;
 	const values = summaryValues(beneficiary);
 	if (values.some((value, i) => value !== summary[i])) return false;
@@ -197,9 +183,6 @@ function summaryValues(beneficiary: Record<string, unknown>): Scalar[] {
 export const sameDigests = (a: string, b: string) => a.replace(TRAILING_ABSENT, '') === b.replace(TRAILING_ABSENT, '');
 const TRAILING_ABSENT = /\.+$/;
 
-/** Whether an entry's whole digest says if it changed (a migrated one may not: then its fields do). */
-export const knowsWhole = (digests: string) => !digests.startsWith(SHORT);
-
 /** The kept summary of an entry, as an object without the absent fields (bank details as "****1234"). */
 export function summaryOf(entry: Entry): Record<string, Scalar> {
 	const summary: Record<string, Scalar> = {};
@@ -226,17 +209,9 @@ export function keyed(groups: Array<[group: string, entry: Entry]>): Record<stri
 	return entries;
 }
 
-/**
- * The saved beneficiary state, if it is one of this question (a version 2 or 3 state migrated).
- * `askedBefore`: the same question as the releases before put it (they left the access token out),
- * which a version 2 or 3 state names.
- */
-export function readBeneficiaryState(
-	saved: unknown,
-	question: string,
-	askedBefore = question,
-): StateReading<BeneficiaryState> {
-	const problem = headerProblem(saved, 'beneficiaries', [...MIGRATED_VERSIONS, BENEFICIARY_STATE_VERSION]);
+/** The saved beneficiary state, if it is one of this question (a version 3 state, of release 0.1.0, migrated). */
+export function readBeneficiaryState(saved: unknown, question: string): StateReading<BeneficiaryState> {
+	const problem = headerProblem(saved, 'beneficiaries', [MIGRATED_VERSION, BENEFICIARY_STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
 	const state = saved as Record<string, unknown>;
 	const { fields, entries } = state;
@@ -249,54 +224,26 @@ export function readBeneficiaryState(
 	) {
 		return { problem: 'its beneficiary entries are not of the expected shape' };
 	}
-	if (state.version === BENEFICIARY_STATE_VERSION) {
-		return state.question === question ? { state: saved as BeneficiaryState } : {};
-	}
-	if (state.question !== askedBefore) return {};
-	const version3 = state.version === 2 ? fromVersion2(fields as string[], entries as Record<string, Entry>) : entries;
-	return { state: fromVersion3(question, fields as string[], version3 as Record<string, Entry>) };
-}
-
-/**
- * A version 3 state (release 0.1.0) in this version's form: the same entries, with the bank
- * details' tails unknown (null). A change reported before an entry is written again says `before:
- * null` for them, as version 3 did; every poll rewrites the entries it reads, so the first poll
- * after the upgrade that reports nothing about a beneficiary also keeps its tails.
- */
-function fromVersion3(question: string, fields: string[], entries: Record<string, Entry>): BeneficiaryState {
+	if (state.question !== question) return {};
+	if (state.version === BENEFICIARY_STATE_VERSION) return { state: saved as BeneficiaryState };
+	// Version 3 in this version's form: the same entries, with the bank details' tails unknown (null). A
+	// change reported before an entry is written again says `before: null` for them, as version 3 did.
 	const tails = KEPT_BY_TAIL.map(() => null);
 	const migrated = Object.fromEntries(
-		Object.entries(entries).map(([key, entry]): [string, Entry] => [key, [...entry, ...tails]]),
+		Object.entries(entries as Record<string, Entry>).map(([key, entry]): [string, Entry] => [
+			key,
+			[...entry, ...tails],
+		]),
 	);
-	return { version: BENEFICIARY_STATE_VERSION, kind: 'beneficiaries', question, fields, entries: migrated };
-}
-
-/**
- * A version 2 state's entries as version 3 kept them, the same knowledge: keys from the
- * kept reference ID (version 2 keyed a repeated reference ID by ID and token; a token or an entry
- * without either is keyed the same way in both), and the 3-character field digests padded (a
- * longer digest starts with the shorter one, so they still compare, until the first poll after
- * the upgrade writes every entry at full length). Version 2 digested a field present as null as
- * a value (Columns.same takes that digest for absent), and counted it in the entry's whole digest:
- * such an entry's whole digest is unknown here, and its fields say whether it changed.
- */
-function fromVersion2(fields: string[], entries: Record<string, Entry>): Record<string, Entry> {
-	const OLD_FIELD_CHARS = 3;
-	const nullDigest = digest('null', OLD_FIELD_CHARS);
-	const groups: Array<[string, Entry]> = Object.entries(entries).map(([key, [digests, ...summary]]) => {
-		const reference = summary[0];
-		let whole = digests.slice(0, WHOLE_CHARS);
-		const columns = fields.map((field, i) => {
-			const old = digests.slice(WHOLE_CHARS + i * OLD_FIELD_CHARS, WHOLE_CHARS + (i + 1) * OLD_FIELD_CHARS);
-			const width = columnWidth(field);
-			if (old === '') return '';
-			if (old === nullDigest) whole = SHORT.repeat(WHOLE_CHARS);
-			return old.startsWith(ABSENT) ? ABSENT.repeat(width) : old.padEnd(width, SHORT);
-		});
-		const group = typeof reference === 'string' && reference ? groupKey(`r:${reference}`) : key;
-		return [group, [whole + columns.join(''), ...summary]];
-	});
-	return keyed(groups);
+	return {
+		state: {
+			version: BENEFICIARY_STATE_VERSION,
+			kind: 'beneficiaries',
+			question,
+			fields: fields as string[],
+			entries: migrated,
+		},
+	};
 }
 
 function isEntry(value: unknown, summaryLength: number): value is Entry {

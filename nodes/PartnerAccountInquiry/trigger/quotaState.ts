@@ -8,13 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { QuotaEvent } from './events';
 import { headerProblem, type StateReading } from './savedState';
 
-/**
- * The quota state's format: version 3 names a question that counts the access token; version 2
- * (the previous release, the same fields) is carried on from when it names the question as the previous release put it.
- * Others are read as damage (a fresh baseline and a warning).
- */
+/** The quota state's format (version 3 since release 0.1.0); another is damage (a fresh baseline and a warning). */
 export const QUOTA_STATE_VERSION = 3;
-const QUOTA_STATE_VERSION_BEFORE = 2;
 
 export interface QuotaState {
 	version: typeof QUOTA_STATE_VERSION;
@@ -63,9 +58,9 @@ export function quotaEvents(
 	return { fired, previousAmount: state.amount, next: { ...state, amount, below, serial } };
 }
 
-/** The saved quota state, if it is one of this question (`askedBefore`: as the previous release put it). */
-export function readQuotaState(saved: unknown, question: string, askedBefore = question): StateReading<QuotaState> {
-	const problem = headerProblem(saved, 'quota', [QUOTA_STATE_VERSION_BEFORE, QUOTA_STATE_VERSION]);
+/** The saved quota state, if it is one of this question. */
+export function readQuotaState(saved: unknown, question: string): StateReading<QuotaState> {
+	const problem = headerProblem(saved, 'quota', [QUOTA_STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
 	const state = saved as QuotaState;
 	if (
@@ -78,6 +73,5 @@ export function readQuotaState(saved: unknown, question: string, askedBefore = q
 	) {
 		return { problem: 'its quota fields are not of the expected shape' };
 	}
-	if (state.version === QUOTA_STATE_VERSION) return state.question === question ? { state } : {};
-	return state.question === askedBefore ? { state: { ...state, version: QUOTA_STATE_VERSION, question } } : {};
+	return state.question === question ? { state } : {};
 }

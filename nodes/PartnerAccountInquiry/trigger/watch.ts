@@ -48,28 +48,26 @@ export const MASK_BY_DEFAULT_FROM = 2;
 /** From this node version on, the trigger takes a list of events (`events`) instead of one (`event`). */
 export const EVENTS_FROM = 3;
 
-/** One watched entry, for one poll. */
+/**
+ * One watched entry, for one poll: its key (the digest of the question a trigger watching it alone
+ * asks), where it was entered ('' for one subject), how a message names it (an account by its last
+ * four), what reading it takes (pollPlan.ts), and its read and comparison: its events (items, at
+ * most `cap`) and its state after them (`whole`: the saved state holds every earlier poll's finding).
+ */
 export interface WatchedEntry {
-	/** The digest of the question a trigger watching it alone asks: its state's key. */
 	key: string;
-	/** Where it was entered ("row 2", "line 3"; '' for one subject). */
 	where: string;
-	/** How a message names it (an account number by its last four). */
 	label: string;
 	readState: (saved: unknown) => StateReading<unknown>;
-	/** What reading it will take (pollPlan.ts), from what its last read saw. */
 	cost: (record: EntryRecord | undefined, width: number, typicalPages: number) => EntryCost;
 	read: (session: ApiSession, options: ReadOptions, observed: ListingSize) => Promise<unknown>;
-	/** Its events (items, at most `cap`) and its state after them; `whole`: the saved state holds every earlier poll's finding. */
-	compare: (
-		saved: unknown,
-		read: unknown,
-		cap: number,
-		whole: boolean,
-	) => { events: IDataObject[]; next: unknown; held: boolean };
+	compare: (saved: unknown, read: unknown, cap: number, whole: boolean) => Compared;
 	/** "Fetch Test Event": a few items of current data. */
 	sample: (session: ApiSession) => Promise<IDataObject[]>;
 }
+
+/** `held`: the read was the saved state as it was (one read of a list). */
+type Compared = { events: IDataObject[]; next: unknown; held: boolean };
 
 export interface Watch {
 	family: Family;
@@ -93,12 +91,12 @@ function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[];
 	const offered = eventOptions(family, version).map((option) => option.value as string);
 	const unknown = picked.filter((event) => !offered.includes(event));
 	if (picked.length === 0 || unknown.length > 0) {
+		const why =
+			picked.length === 0 ? 'Pick at least one event' : `Events ${JSON.stringify(unknown)} are not events of ${family}`;
 		throw new ValidationError(
 			'events',
 			`one or more of ${offered.join(', ')}`,
-			picked.length === 0
-				? 'Pick at least one event'
-				: `Events ${JSON.stringify(unknown)} are not events of ${family}: pick from ${offered.join(', ')}`,
+			`${why}: pick from ${offered.join(', ')}`,
 		);
 	}
 	const events = [...new Set(picked)].sort() as TriggerEvent[];
@@ -109,14 +107,12 @@ function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[];
  * The digest of what an entry asks: another event, filter, subject, customer, threshold, access
  * token (an OAuth token authorises one user's data), client ID or gateway is another question,
  * and starts a fresh baseline rather than reporting the difference; nothing else does (a timeout
- * does not). The token counts only through a digest, and only when set, so that a question without
- * one is the one releases before 0.2 asked; the second digest is the question as they put it.
+ * does not). The token counts only through a digest, and only when set (as in every release).
  */
-function questionOf(session: ApiSession, asked: IDataObject, accessToken: unknown): [string, string] {
+function questionOf(session: ApiSession, asked: IDataObject, accessToken: unknown): string {
 	const { clientId, baseUrl } = session.credentials;
-	const askedBefore = questionDigest({ ...asked, clientId, baseUrl });
-	if (typeof accessToken !== 'string' || !accessToken) return [askedBefore, askedBefore];
-	return [questionDigest({ ...asked, clientId, baseUrl, accessToken: questionDigest(accessToken) }), askedBefore];
+	const token = typeof accessToken === 'string' && accessToken ? { accessToken: questionDigest(accessToken) } : {};
+	return questionDigest({ ...asked, clientId, baseUrl, ...token });
 }
 
 /** An item as Mask Bank Details has it shown. Unset (a version 1 node saved without it): off, as version 1 emitted. */
@@ -135,13 +131,10 @@ function enteredEntries(
 	names: SetParameters,
 	fieldsOf: (row: IDataObject) => string[],
 ): EnteredEntry[] {
-	if (fn.getNodeParameter(names.entry, 'rows') === 'text')
-		return entriesOfText(String(fn.getNodeParameter(names.text, '')));
-	const rows = (fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row];
-	return (Array.isArray(rows) ? (rows as IDataObject[]) : []).map((row, i) => ({
-		where: `row ${i + 1}`,
-		fields: fieldsOf(row),
-	}));
+	const text = fn.getNodeParameter(names.entry, 'rows') === 'text';
+	if (text) return entriesOfText(String(fn.getNodeParameter(names.text, '')));
+	const rows = [(fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row] ?? []].flat() as IDataObject[];
+	return rows.map((row, i) => ({ where: `row ${i + 1}`, fields: fieldsOf(row) }));
 }
 
 export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
@@ -160,13 +153,7 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 	return { family, events: wanted as ReadonlySet<TriggerEvent>, many, entries };
 }
 
-interface Context {
-	asked: IDataObject;
-	options: IDataObject;
-	wanted: ReadonlySet<string>;
-	many: boolean;
-	named: boolean;
-}
+type Context = { asked: IDataObject; options: IDataObject; wanted: ReadonlySet<string>; many: boolean; named: boolean };
 
 /**
  * The Threshold as a number of at least 0. An expression can make it anything: an empty string,
@@ -186,11 +173,9 @@ export function readThreshold(raw: unknown): number {
 	return value;
 }
 
-/** How an item names a quota subject, for a Switch to route on: "USER_ID U-1001 USD" (the trade type last). */
-const subjectOf = (request: QuotaRequest) =>
-	[request.quotaAccumulationMethod, request.quotaAccumulationId, request.currency, request.tradeType]
-		.filter(Boolean)
-		.join(' ');
+/** How an item names a quota subject, for a Switch to route on ("USER_ID U-1001 USD"), or a message does (`id` masked). */
+const subjectOf = (request: QuotaRequest, id = request.quotaAccumulationId) =>
+	[request.quotaAccumulationMethod, id, request.currency, request.tradeType].filter(Boolean).join(' ');
 
 function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context): WatchedEntry[] {
 	const { asked, options, wanted, many, named } = context;
@@ -221,20 +206,15 @@ function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context)
 	return subjects.map(({ where, value: { request, threshold } }) => {
 		const question = quotaQuestion(request, options);
 		const connectedAccountId = options.connectedAccountId ?? '';
-		const [key, askedBefore] = questionOf(
-			session,
-			{ ...asked, request, threshold, connectedAccountId },
-			options.accessToken,
-		);
-		const shownId = isMaskedField('quotaAccumulationId', request as unknown as IDataObject)
-			? maskAccount(request.quotaAccumulationId)
-			: request.quotaAccumulationId;
+		const asks = { ...asked, request, threshold, connectedAccountId };
+		const key = questionOf(session, asks, options.accessToken);
+		const id = request.quotaAccumulationId;
 		const naming = named ? { subject: subjectOf(request) } : {};
 		return {
 			key,
 			where,
-			label: [request.quotaAccumulationMethod, shownId, request.currency, request.tradeType].filter(Boolean).join(' '),
-			readState: (saved) => readQuotaState(saved, key, askedBefore),
+			label: subjectOf(request, isMaskedField('quotaAccumulationId', { ...request }) ? maskAccount(id) : id),
+			readState: (saved) => readQuotaState(saved, key),
 			cost: () => ({ key, requests: 1, steps: 1 }),
 			read: async (s, read) => await getQuota(s, question, read),
 			compare: (saved, read, cap, whole) => {
@@ -270,13 +250,13 @@ function beneficiaryEntries(
 				'customers',
 				enteredEntries(fn, SET_PARAMETERS.customers, (row) => [String(row.customerId ?? '').trim()]),
 				(entry) => {
-					if (entry.fields.length > 1)
+					const [customerId = '', ...more] = entry.fields;
+					if (more.length > 0)
 						throw new ValidationError(
 							'customers',
 							'one customer ID a line',
 							`${entry.fields.length} fields, one customer ID expected`,
 						);
-					const customerId = entry.fields[0] ?? '';
 					if (customerId === '') throw new ValidationError('customers', 'a customer ID', 'no customer ID');
 					return { customerId, question: ask(customerId) };
 				},
@@ -284,7 +264,7 @@ function beneficiaryEntries(
 			)
 		: [{ where: '', value: { customerId: options.customerId ?? '', question: ask(options.customerId) } }];
 	return customers.map(({ where, value: { customerId, question } }) => {
-		const [key, askedBefore] = questionOf(session, { ...asked, filters, customerId }, options.accessToken);
+		const key = questionOf(session, { ...asked, filters, customerId }, options.accessToken);
 		const owner = named ? { [OWNER_FIELD]: listedFor(question.request) } : {};
 		// The saved state this poll compares with, read before the read: a first read that is the saved
 		// list as it was needs no confirming read.
@@ -294,7 +274,7 @@ function beneficiaryEntries(
 			where,
 			label: customerId ? `customer ${String(customerId)}` : 'your own list',
 			readState: (saved) => {
-				const reading = readBeneficiaryState(saved, key, askedBefore);
+				const reading = readBeneficiaryState(saved, key);
 				compared = reading.state ? comparedWith(reading.state) : undefined;
 				return reading;
 			},
