@@ -387,27 +387,30 @@ export function activateTrigger(options: PollerOptions): {
  *   polls: saved when one emits (`__emit` -> `saveStaticData`); a quiet or failing poll's writes live
  *   in memory only, until the next emit.
  * - 'scheduler', 2.x's durable poll scheduler without durable cursors (`PollTriggerTaskHandler`):
- *   the activation poll runs only when the scheduler job is inserted (an activation, not a start of
- *   n8n: the job is already registered then) and is saved as above. Every scheduled poll has a fresh
- *   context (activation mode 'update') over a fresh copy of the saved static data; saved only when
- *   it emits.
+ *   the activation poll runs when the scheduler job is inserted: a user's activation ('activate'),
+ *   or n8n's first start with a workflow published before it (the publication reconciler activates
+ *   it in mode 'init', `PollJobManager.register` inserts the job), and is saved as above. A restart
+ *   finds the job registered and runs no poll. Every scheduled poll has a fresh context (mode
+ *   'update') over a fresh copy of the saved static data; saved only when it emits.
  * - 'durable', the same with durable cursors (`PollCursorService`, the `poller_state` row): the row
- *   is made from the workflow's static data the first time and outlives a deactivation. The
- *   activation poll is a testing poll: n8n-core's PollTriggerExecutor commits nothing for it
- *   (`commitStagedCursor` only when `!testingTrigger`), so only an activation poll that emits is
- *   saved (with its execution). Every scheduled poll: a fresh copy of the row, committed when it
- *   emits (with the execution) and when it emits nothing (`commitCursorOnly`); a poll that throws
- *   is not committed.
+ *   is made from the workflow's static data before the first poll of any kind and outlives a
+ *   deactivation. The activation poll is a testing poll: n8n-core's PollTriggerExecutor commits
+ *   nothing for it (`commitStagedCursor` only when `!testingTrigger`), so only an activation poll
+ *   that emits is saved (with its execution). Every scheduled poll: a fresh copy of the row,
+ *   committed when it emits (with the execution) and when it emits nothing (`commitCursorOnly`); a
+ *   poll that throws is not committed.
  *
- * The workflow's global static data (getWorkflowStaticData('global'), `workflow.staticData.global`,
- * which durable cursors leave where it is) is saved with the workflow on every setup: by the
- * activator after the activation poll (`saveStaticData(workflow)`, also when durable cursors commit
- * nothing of that poll; not when the activation fails), and when a poll emits (`__emit`). The
+ * The workflow's static data (the node's, but under durable cursors, and the global,
+ * getWorkflowStaticData('global')) is saved with the workflow (`saveStaticData`): by the activator
+ * after the activation poll (also when durable cursors commit nothing of that poll; not when the
+ * activation fails), and when a poll emits (`__emit`); only for a workflow ID n8n deems valid
+ * (`isWorkflowIdValid`: at most 16 characters in 1.x, 21 in 2.x), never for a longer one. The
  * default poller's polls share the activation's live copy; each scheduler poll reads it fresh from
  * the database (`findPublishedWorkflowData(..., { bypassCache: true })` selects `staticData`).
  *
- * `restart()` plays an n8n stop and start: what was not saved is gone, and so is the process's memory
- * (a new node type object, as a new n8n process makes).
+ * `start()` plays n8n's first start with the workflow published before it; `restart()` an n8n stop
+ * and start: what was not saved is gone, and so is the process's memory (a new node type object, as
+ * a new n8n process makes). (Read from n8n 2.41.1 and 1.123.81 and seen in the real apps.)
  */
 export type N8nSaving = 'emit' | 'scheduler' | 'durable';
 
@@ -428,6 +431,8 @@ export function n8nApp(options: {
 	typeVersion?: number;
 	/** What the database holds at first (the workflow's static data for the node). */
 	staticData?: IDataObject;
+	/** The workflow's ID (a short one by default); n8n saves no static data of one longer than it allows. */
+	workflowId?: string;
 }) {
 	const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
 	/** The workflow's static data for the node, as saved in the database. */
@@ -440,7 +445,19 @@ export function n8nApp(options: {
 	let live: { poller: ReturnType<typeof activateTrigger>; data: IDataObject; global: IDataObject } | undefined;
 	let active = false;
 	const warnings: string[] = [];
-	const workflowId = newWorkflowId();
+	const workflowId = options.workflowId ?? newWorkflowId();
+	// n8n saves static data only for a workflow ID it deems valid (isWorkflowIdValid: at most 16
+	// characters in 1.x, 21 in 2.x); the node's own data under durable cursors lives in the cursor row.
+	const globalSaved = workflowId.length <= (options.saving === 'emit' ? 16 : 21);
+	const saveGlobal = (global: IDataObject) => {
+		if (globalSaved) workflowGlobal = copy(global);
+	};
+	/** n8n's saveStaticData: the workflow's static data, the node's and the global, together. */
+	const saveStatic = (context: { data: IDataObject; global: IDataObject }) => {
+		if (!globalSaved) return;
+		workflowStatic = copy(context.data);
+		workflowGlobal = copy(context.global);
+	};
 	/** The n8n process that polls: a restart makes a new one. */
 	let process: N8nProcess = { nodeType: new PartnerAccountInquiryTrigger() };
 	/** A context over `data` (the node's) and a fresh copy of the saved global static data. */
@@ -472,7 +489,10 @@ export function n8nApp(options: {
 		result.ok ? { items, saved } : { items: undefined, error: result.error, saved };
 
 	/** The poll n8n runs when it activates the workflow (a user's activation, n8n starting, a saved edit). */
-	async function activationPoll(activation: 'activate' | 'init' | 'update'): Promise<N8nPoll | undefined> {
+	async function activationPoll(
+		activation: 'activate' | 'init' | 'update',
+		jobInserted = activation !== 'init',
+	): Promise<N8nPoll | undefined> {
 		if (options.saving === 'emit') {
 			const context = open(copy(workflowStatic), activation);
 			const { result, items } = await context.run();
@@ -482,13 +502,13 @@ export function n8nApp(options: {
 				return outcome(result, items, false);
 			}
 			live = { poller: context.poller, data: context.data, global: context.global };
-			workflowStatic = copy(context.data);
-			workflowGlobal = copy(context.global);
+			saveStatic(context);
 			active = true;
 			return outcome(result, items, true);
 		}
-		// The scheduler: a start of n8n finds its job registered and runs no activation poll.
-		if (activation === 'init') {
+		// The scheduler: a start of n8n finds its job registered and runs no activation poll (but inserts
+		// the job, and runs it, for a workflow published before n8n's first start).
+		if (!jobInserted) {
 			active = true;
 			return undefined;
 		}
@@ -496,8 +516,7 @@ export function n8nApp(options: {
 			const context = open(copy(workflowStatic), activation);
 			const { result, items } = await context.run();
 			active = result.ok;
-			if (result.ok) workflowStatic = copy(context.data);
-			if (result.ok) workflowGlobal = copy(context.global);
+			if (result.ok) saveStatic(context);
 			return outcome(result, items, result.ok);
 		}
 		row ??= copy(workflowStatic);
@@ -508,7 +527,7 @@ export function n8nApp(options: {
 		const committed = result.ok && items !== null;
 		if (committed) row = copy(context.data);
 		// The activator saves the workflow's static data all the same: the global part is saved.
-		if (result.ok) workflowGlobal = copy(context.global);
+		if (result.ok) saveGlobal(context.global);
 		return outcome(result, items, committed);
 	}
 
@@ -517,6 +536,12 @@ export function n8nApp(options: {
 		warnings,
 		/** The user activates (publishes) the workflow: n8n's activation poll. */
 		activate: async () => (await activationPoll('activate')) as N8nPoll,
+		/**
+		 * n8n starts for the first time with the workflow already published (a Docker or GitOps
+		 * deployment: imported and published by CLI before \`n8n start\`): the publication reconciler
+		 * activates it in mode 'init', and the scheduler inserts its job and runs a testing poll.
+		 */
+		start: async () => (await activationPoll('init', true)) as N8nPoll,
 		/**
 		 * The user saves an edit of the active workflow: n8n activates it again in mode 'update'. The
 		 * default poller runs its activation poll in that mode; the scheduler keeps its job and polls on.
@@ -540,23 +565,21 @@ export function n8nApp(options: {
 				warnings.push(...context.poller.warnings.splice(0));
 				const items = result.ok ? (result.items?.map((item) => item.json) ?? null) : undefined;
 				const saved = result.ok && items !== null;
-				if (saved) workflowStatic = copy(context.data);
-				if (saved) workflowGlobal = copy(context.global);
+				if (saved) saveStatic(context);
 				return outcome(result, items, saved);
 			}
 			if (options.saving === 'scheduler') {
 				const context = open(copy(workflowStatic), 'update');
 				const { result, items } = await context.run();
 				const saved = result.ok && items !== null;
-				if (saved) workflowStatic = copy(context.data);
-				if (saved) workflowGlobal = copy(context.global);
+				if (saved) saveStatic(context);
 				return outcome(result, items, saved);
 			}
 			const context = open(copy(row ?? workflowStatic), 'update');
 			const { result, items } = await context.run();
 			if (result.ok) row = copy(context.data);
 			// `__emit` saves the workflow's static data (the global part; the node's is the row).
-			if (result.ok && items !== null) workflowGlobal = copy(context.global);
+			if (result.ok && items !== null) saveGlobal(context.global);
 			return outcome(result, items, result.ok);
 		},
 		/** n8n stops and starts again: unsaved writes and the process's memory are gone. */

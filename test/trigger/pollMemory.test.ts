@@ -47,7 +47,7 @@ function activate(data: Record<string, unknown>): number {
 }
 
 describe('carryOn', () => {
-	it('its own last write came back: whole; after a restart: whole once two quiet polls in a row were seen saved', () => {
+	it('its own last write came back: whole; a quiet poll seen saved proves every poll is saved, across a restart too', () => {
 		let saved: Record<string, unknown> = {};
 		const afterRestart: boolean[] = [];
 		for (let i = 0; i < 4; i++) {
@@ -57,15 +57,31 @@ describe('carryOn', () => {
 			saved = copy;
 			afterRestart.push((saved.pollRecord as { everyPollSaved: boolean }).everyPollSaved);
 		}
-		expect(afterRestart).toEqual([false, false, true, true]);
+		expect(afterRestart).toEqual([false, true, true, true]);
 		memory = new PollMemory(); // a restart
 		const record = readPollRecord(saved.pollRecord).state;
 		// The global static data holds the run of the activation that wrote it.
 		expect(carryOn(NODE, record, clone(saved), record?.run).whole).toBe(true);
+		// The first poll after the restart keeps the proof (a restart does not change what n8n saves).
+		const afterIt = clone(saved);
+		poll(afterIt, Date.now(), record?.run);
+		expect(afterIt.pollRecord).toMatchObject({ everyPollSaved: true });
 		// The same, its poll given the object it wrote into (the default poller): proves nothing.
 		const live: Record<string, unknown> = {};
 		for (let i = 0; i < 4; i++) poll(live);
 		expect(live.pollRecord).toMatchObject({ everyPollSaved: false });
+	});
+
+	it("an activation's quiet poll seen saved proves nothing (every setup saves it, or none does)", () => {
+		const saved: Record<string, unknown> = {};
+		const carried = carryOn(NODE, undefined, saved);
+		saved.pollRecord = nextRecord(carried, true, Date.now(), true);
+		rememberWritten(NODE, saved, carried, { state: undefined, pollRecord: saved.pollRecord as never });
+		const next = clone(saved);
+		expect(poll(next).everyPollSaved).toBe(false);
+		expect(next.pollRecord).toMatchObject({ everyPollSaved: false });
+		// The scheduled quiet poll after it, seen saved: proven.
+		expect(poll(clone(next)).everyPollSaved).toBe(true);
 	});
 
 	it('a newer activation in the global static data than the saved run: a fresh baseline in that run, not whole', () => {
@@ -112,7 +128,7 @@ describe('carryOn', () => {
 		rememberWritten(
 			NODE,
 			activation,
-			{ whole: true, everyPollSaved: false, quietSeenSaved: false },
+			{ whole: true, everyPollSaved: false },
 			{
 				state: 'new',
 				pollRecord: activation.pollRecord as never,

@@ -84,7 +84,7 @@ export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDa
 		activating,
 		mayReport: !activating && !startup,
 		write: (quiet) => {
-			const record = nextRecord(carried, quiet, Date.now());
+			const record = nextRecord(carried, quiet, Date.now(), activating || startup);
 			staticData.pollRecord = record as unknown as IDataObject;
 			const { state } = staticData;
 			memory.rememberWritten(node, staticData, carried, { state, pollRecord: record }, damage?.digest);

@@ -1,34 +1,28 @@
 /**
  * What a poll knows of the polls before it, beyond the static data it was given. Framework-free.
  *
- * n8n does not save every poll's static data, and which ones it saves depends on the setup:
- * n8n's default poller saves it when a poll emits and at activation (a quiet poll's writes live in
- * memory until then); 2.x's poll scheduler without durable cursors gives each poll a fresh copy of
- * what was saved, and saves only a poll that emits; with durable cursors every poll is saved but
- * the one that runs at activation (unless it emits) and one that throws. The node does not ask n8n
- * which; it looks at what comes back:
+ * n8n does not save every poll's static data, and which ones depends on the setup: the default
+ * poller saves a poll that emits and the one it runs at activation; 2.x's poll scheduler gives each
+ * poll a fresh copy of what was saved and saves a poll that emits, and its durable cursors every
+ * poll but one that throws and an activation's that emits nothing. The node does not ask n8n which;
+ * it looks at what comes back:
  *
- * - Every poll that writes leaves a poll record next to its state: which run of states it belongs
- *   to (`born`, and `run`: which activation of the node), how many polls wrote it (`polls`), when,
- *   whether the poll emitted nothing (`quiet`).
- * - This process remembers the last node data it wrote per trigger node. A poll given older data
- *   than that (a poll this process ran was not saved) carries on from the remembered data instead,
- *   and its own write saves it where n8n saves this poll. Only an n8n restart (or another main
- *   process, or the memory bound below) loses it.
- * - Between two runs the one with the higher `run` wins: an activation counts one more than any run
- *   the node saw before it, so an older run's record (one a deactivation kept) never overrides a
- *   newer activation's, whatever the clock says.
- * - An activation also writes its run to the workflow's global static data (`activationRun`), which
- *   n8n's activator saves after the activation poll on every setup, and every poll reads as saved.
- *   A poll whose node data is of an older run than that knows the activation's poll was not saved
- *   (durable cursors: it is a testing poll) and takes a fresh baseline, as the activation did.
- * - A poll given a fresh copy of the static data that holds the write of a poll that emitted
- *   nothing, itself given such a copy, has seen two quiet polls in a row saved: polls are saved
- *   here (one alone proves nothing: n8n saves the poll it runs at an activation on every setup).
- *   The record says so (`everyPollSaved`) until a write is seen lost. The state is known to hold
- *   every earlier poll's finding (`whole`, which trigger/quotaState.ts needs to alert exactly once)
- *   when it is the last this process wrote, or, after a restart, when its record says every poll
- *   is saved and its run is the node's last activation.
+ * - Every poll that writes leaves a record beside its state: its run of states (`born`, and `run`:
+ *   which activation of the node), how many polls wrote it, whether the poll emitted nothing
+ *   (`quiet`) and whether it was the poll n8n runs at an activation or a start (`activation`).
+ * - This process remembers the last data it wrote per trigger node. A poll given older data than
+ *   that (a poll n8n did not save) carries on from the remembered data, and its own write saves it
+ *   where n8n saves this poll. Only an n8n restart (or another main, or the memory bound) loses it.
+ * - Between two runs the higher `run` wins: an activation counts one more than any run the node
+ *   saw, so a run a deactivation left behind never overrides a newer activation, whatever the clock.
+ * - An activation writes its run to the workflow's global static data too, which n8n's activator
+ *   saves on every setup: a poll whose data is of an older run knows the activation's poll was not
+ *   saved (durable cursors: a testing poll) and takes a fresh baseline, as the activation did.
+ * - The write of a quiet poll that was no activation's, come back in a fresh copy, proves that
+ *   every poll is saved here (an activation's poll proves nothing: every setup saves it, or none).
+ *   The record says so (`everyPollSaved`), across restarts too, until a write is seen lost. The
+ *   state holds every earlier poll's finding (`whole`, which quotaState.ts needs to alert exactly
+ *   once) when it is the last this process wrote, or after a restart when its record says so.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -48,8 +42,10 @@ export interface PollRecord {
 	at: number;
 	/** Whether it emitted nothing (records written before it had none: read as false). */
 	quiet: boolean;
-	/** Whether two quiet polls in a row were seen saved, with no write lost since (none: false). */
+	/** Whether a quiet poll's write was seen saved, with no write lost since (none: false). */
 	everyPollSaved: boolean;
+	/** Written by the poll n8n runs at an activation or a start (none: false). */
+	activation?: boolean;
 }
 
 /**
@@ -76,14 +72,16 @@ export function readPollRecord(saved: unknown): StateReading<PollRecord> {
 		!(saved.run === undefined || whole(saved.run, MAX_POLLS)) ||
 		!whole(saved.at) ||
 		!(saved.quiet === undefined || typeof saved.quiet === 'boolean') ||
-		!(saved.everyPollSaved === undefined || typeof saved.everyPollSaved === 'boolean')
+		!(saved.everyPollSaved === undefined || typeof saved.everyPollSaved === 'boolean') ||
+		!(saved.activation === undefined || typeof saved.activation === 'boolean')
 	) {
 		return { problem: 'its poll record is not of the expected shape' };
 	}
 	const { born, polls, at } = saved;
 	const run = (saved.run as number | undefined) ?? 0;
 	const [quiet, everyPollSaved] = [saved.quiet === true, saved.everyPollSaved === true];
-	return { state: { version: POLL_RECORD_VERSION, born, run, polls, at, quiet, everyPollSaved } };
+	const activation = saved.activation === true ? { activation: true } : {};
+	return { state: { version: POLL_RECORD_VERSION, born, run, polls, at, quiet, everyPollSaved, ...activation } };
 }
 
 /** The key of the workflow's global static data that holds, per trigger node ID, its last activation's run. */
@@ -106,11 +104,9 @@ export function recordActivation(global: Record<string, unknown>, nodeId: string
 /**
  * Trigger node -> what this process last wrote for it (or, `record` absent, the run it has just
  * started). Bounded by bytes, the least recently written first: a state larger than
- * SHED_STATE_CHARS loses its state first (kept: the record and the back-off), then whole entries
- * go. A node forgotten so carries on at its next poll as after an n8n restart, and is remembered
- * again from that poll on. The budget holds about 200,000 quota triggers, or every trigger of an
- * instance with, say, 30 beneficiary triggers of 10,000 beneficiaries (1.7 MB of state each) and
- * thousands of quota triggers; the one just written is kept whatever its size.
+ * SHED_STATE_CHARS loses its state first (the record is kept), then whole entries go; a node
+ * forgotten so carries on at its next poll as after a restart. 64 MiB hold about 200,000 quota
+ * triggers, or 30 triggers of 10,000 beneficiaries beside thousands of quota triggers.
  */
 interface Remembered {
 	run: number;
@@ -122,8 +118,6 @@ interface Remembered {
 	chars: number;
 	/** The digest of a damaged poll record this process dropped for the node (one warning, not one a poll). */
 	dropped?: string;
-	/** Whether the poll that wrote it saw the quiet poll before it saved. */
-	quietSeenSaved: boolean;
 }
 
 export interface Carried {
@@ -141,15 +135,13 @@ export interface Carried {
 	whole: boolean;
 	/** What this poll's record says of it. */
 	everyPollSaved: boolean;
-	/** This poll was given, in a copy of its own, the write of a quiet poll before it. */
-	quietSeenSaved: boolean;
 }
 
 const MEMORY_BUDGET_CHARS = 64 * 2 ** 20;
 const SHED_STATE_CHARS = 4_096;
 const ENTRY_CHARS = 300;
 const sizeOf = (data: NodeData): number => ENTRY_CHARS + (JSON.stringify(data)?.length ?? 0);
-const unproven = { everyPollSaved: false, quietSeenSaved: false };
+const unproven = { everyPollSaved: false };
 
 /**
  * What one n8n process remembers of the trigger nodes it polls: an object of the node type, which
@@ -187,20 +179,20 @@ export class PollMemory {
 
 	private follow(node: string, saved: PollRecord | undefined, staticData: object): Carried {
 		const mine = this.remembered.get(node);
-		// An n8n restart (or this node forgotten for memory): the saved data, whole if its record says every poll is saved.
-		if (!mine) return { record: saved, whole: saved?.everyPollSaved === true, ...unproven };
+		// An n8n restart (or this node forgotten for memory): the saved data, whole if its record says every
+		// poll is saved (which a restart does not change).
+		const proven = saved?.everyPollSaved === true;
+		if (!mine) return { record: saved, whole: proven, everyPollSaved: proven };
 		const last = mine.record;
 		// A run this process started (an activation) and has not written yet: nothing saved is of it.
 		if (!last) return { adopt: mine.data, run: mine.run, whole: true, ...unproven };
 		if (saved?.born === last.born) {
 			if (saved.polls === last.polls) {
 				// The last write of this process came back, in a copy of its own (not the object it wrote
-				// into): it was saved. Two quiet polls in a row seen saved so are the evidence that every
-				// poll is saved here (one is not: n8n saves the poll it runs at an activation on every setup).
+				// into): it was saved. A quiet poll's (not an activation's) proves every poll is saved here.
 				const fresh = !this.writtenInto.has(staticData);
-				const quietSeenSaved = fresh && last.quiet;
-				const everyPollSaved = quietSeenSaved ? mine.quietSeenSaved : fresh && saved.everyPollSaved;
-				return { record: saved, whole: true, everyPollSaved, quietSeenSaved };
+				const everyPollSaved = fresh && ((last.quiet && !last.activation) || saved.everyPollSaved);
+				return { record: saved, whole: true, everyPollSaved };
 			}
 			// Written since by another process (another main): carry on from it.
 			if (saved.polls > last.polls) return { record: saved, whole: false, ...unproven };
@@ -223,15 +215,7 @@ export class PollMemory {
 		data: NodeData & { pollRecord: PollRecord },
 		dropped?: string,
 	): void {
-		const { quietSeenSaved } = carried;
-		this.remember(node, {
-			run: data.pollRecord.run,
-			record: data.pollRecord,
-			data: { ...data },
-			shed: false,
-			dropped,
-			quietSeenSaved,
-		});
+		this.remember(node, { run: data.pollRecord.run, record: data.pollRecord, data: { ...data }, shed: false, dropped });
 		this.writtenInto.add(staticData);
 	}
 
@@ -256,7 +240,7 @@ export class PollMemory {
 	startRun(node: string, previous: unknown, activated = 0): number {
 		const mine = this.remembered.get(node);
 		const run = Math.max(readPollRecord(previous).state?.run ?? 0, mine?.run ?? 0, activated) + 1;
-		this.remember(node, { run, data: {}, shed: false, quietSeenSaved: false });
+		this.remember(node, { run, data: {}, shed: false });
 		return run;
 	}
 
@@ -289,8 +273,8 @@ export class PollMemory {
 	}
 }
 
-/** The record of a poll that writes after `carried`, and whether it emitted nothing. */
-export function nextRecord(carried: Carried, quiet: boolean, nowMs: number): PollRecord {
+/** The record of a poll that writes after `carried`: whether it emitted nothing, and was an activation's. */
+export function nextRecord(carried: Carried, quiet: boolean, nowMs: number, activation = false): PollRecord {
 	const previous = carried.record;
 	const run = previous ? previous.run + (previous.polls >= MAX_POLLS ? 1 : 0) : (carried.run ?? 1);
 	const carries = previous !== undefined && run === previous.run;
@@ -302,5 +286,6 @@ export function nextRecord(carried: Carried, quiet: boolean, nowMs: number): Pol
 		at: nowMs,
 		quiet,
 		everyPollSaved: carries && carried.everyPollSaved,
+		...(activation ? { activation } : {}),
 	};
 }

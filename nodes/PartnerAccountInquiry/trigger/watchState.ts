@@ -109,116 +109,84 @@ export function readWatchState(
 		const failure = legacyFailure(beside, oneKey);
 		return { state: { ...fresh, entries: { [oneKey]: { state: saved, readAt: 0, ...(failure ? { failure } : {}) } } } };
 	}
-	if (saved.kind === 'quotaSet' || saved.kind === 'beneficiarySet') {
-		// A watched set of 0.2.0: its entries are this version's, keyed alike.
-		if (saved.kind !== (family === 'quota' ? 'quotaSet' : 'beneficiarySet')) return { state: fresh };
-		if (saved.version !== 1)
-			return { state: fresh, problem: `its watched set has an unknown version (${JSON.stringify(saved.version)})` };
-		const problem = entriesProblem(saved.entries) ?? (whole(saved.turn) ? undefined : 'its turn is no count');
-		return problem
-			? { state: fresh, problem }
-			: { state: { ...fresh, turn: saved.turn as number, entries: saved.entries as Record<string, EntryRecord> } };
+	// A watched set of 0.2.0 (version 1): its entries are this version's, keyed alike.
+	const v1 = saved.kind === (family === 'quota' ? 'quotaSet' : 'beneficiarySet') && saved.version === 1;
+	const ours = saved.kind === 'watch' && saved.version === WATCH_STATE_VERSION;
+	if (!v1 && !ours) {
+		const known = ['watch', 'quotaSet', 'beneficiarySet'].includes(saved.kind as string);
+		return {
+			state: fresh,
+			problem: known ? `it has an unknown version (${JSON.stringify(saved.version)})` : 'it is of no known kind',
+		};
 	}
-	if (saved.kind !== 'watch') return { state: fresh, problem: 'it is of no known kind' };
-	if (saved.version !== WATCH_STATE_VERSION)
-		return { state: fresh, problem: `it has an unknown version (${JSON.stringify(saved.version)})` };
-	if (saved.family !== family) return { state: fresh };
-	const problem =
-		entriesProblem(saved.entries) ??
-		(whole(saved.turn) ? undefined : 'its turn is no count') ??
-		heldProblem(saved.held) ??
-		endedProblem(saved.ended) ??
-		(['quiet', 'emitted', 'reported'].includes(saved.last as string) ? undefined : 'it says no last poll') ??
-		paceProblem(saved.pace);
-	return problem ? { state: fresh, problem } : { state: saved as unknown as WatchState };
+	if (ours && saved.family !== family) return { state: fresh };
+	const parts = Object.entries(PARTS).filter(([part]) => ours || part === 'entries' || part === 'turn');
+	const bad = parts.find(([part, ok]) => !ok(saved[part]))?.[0];
+	if (bad) return { state: fresh, problem: `its ${bad} ${bad === 'turn' ? 'is' : 'are'} not of the expected shape` };
+	return {
+		state: ours
+			? (saved as unknown as WatchState)
+			: { ...fresh, turn: saved.turn as number, entries: saved.entries as Record<string, EntryRecord> },
+	};
 }
 
-function entriesProblem(entries: unknown): string | undefined {
-	if (!isRecord(entries)) return 'its entries are not of the expected shape';
-	for (const record of Object.values(entries)) {
-		if (
-			!isRecord(record) ||
-			!whole(record.readAt) ||
-			!(record.pages === undefined || whole(record.pages)) ||
-			!(record.held === undefined || typeof record.held === 'boolean')
-		) {
-			return 'an entry is not of the expected shape';
-		}
-		const failure = record.failure;
-		if (failure === undefined) continue;
-		if (
-			!isRecord(failure) ||
-			typeof failure.reason !== 'string' ||
-			![0, 1, 2].includes(failure.reported as number) ||
-			!(failure.unsettled === undefined || whole(failure.unsettled)) ||
-			!(failure.since === undefined || whole(failure.since))
-		) {
-			return 'a failure of an entry is not of the expected shape';
-		}
-	}
-	return undefined;
-}
-
-function heldProblem(held: unknown): string | undefined {
-	const ok =
-		Array.isArray(held) &&
-		held.length <= MAX_HELD_EVENTS &&
-		held.every((event) => isRecord(event) && typeof event.key === 'string' && isRecord(event.json));
-	return ok ? undefined : 'its held events are not of the expected shape';
-}
-
-function endedProblem(ended: unknown): string | undefined {
-	const ok =
-		isRecord(ended) &&
-		Object.values(ended).every(
-			(e) => isRecord(e) && typeof e.reason === 'string' && whole(e.episodes) && e.episodes >= 1 && whole(e.endedAt),
-		);
-	return ok ? undefined : 'its unreported failures are not of the expected shape';
-}
-
-function paceProblem(pace: unknown): string | undefined {
-	if (pace === undefined) return undefined;
-	const positive = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n > 0;
-	return isRecord(pace) && positive(pace.roundTripMs) && positive(pace.msPerRequest)
-		? undefined
-		: 'its pace is not of the expected shape';
-}
+type Check = (value: unknown) => boolean;
+const optional =
+	(ok: Check): Check =>
+	(value) =>
+		value === undefined || ok(value);
+const text: Check = (value) => typeof value === 'string';
+const positive: Check = (value) => typeof value === 'number' && Number.isFinite(value) && value > 0;
+/** A record whose fields pass their checks. */
+const shaped =
+	(fields: Record<string, Check>): Check =>
+	(value) =>
+		isRecord(value) && Object.entries(fields).every(([name, ok]) => ok(value[name]));
+const every =
+	(ok: Check): Check =>
+	(value) =>
+		isRecord(value) && Object.values(value).every(ok);
+const failure = shaped({
+	reason: text,
+	reported: (v) => [0, 1, 2].includes(v as number),
+	unsettled: optional(whole),
+	since: optional(whole),
+});
+/** The saved state's parts and what each must be (the back-off in a failure is read where it is used: unknownBackoff.ts). */
+const PARTS: Record<string, Check> = {
+	entries: every(
+		shaped({
+			readAt: whole,
+			pages: optional(whole),
+			held: optional((v) => typeof v === 'boolean'),
+			failure: optional(failure),
+		}),
+	),
+	turn: whole,
+	held: (v) => Array.isArray(v) && v.length <= MAX_HELD_EVENTS && v.every(shaped({ key: text, json: isRecord })),
+	ended: every(shaped({ reason: text, episodes: (v) => whole(v) && v >= 1, endedAt: whole })),
+	last: (v) => ['quiet', 'emitted', 'reported'].includes(v as string),
+	pace: optional(shaped({ roundTripMs: positive, msPerRequest: positive })),
+};
 
 /**
  * One subject's back-off after status U and its count of polls that found the list changing, as
  * 0.1.0 and 0.2.0 kept them beside the state, as the failure episode this version keeps per entry.
  */
-function legacyFailure({ unknownBackoff, listUnsettled }: LegacyBeside, key: string): Failure | undefined {
-	if (
-		isRecord(unknownBackoff) &&
-		unknownBackoff.question === key &&
-		whole(unknownBackoff.unknowns) &&
-		whole(unknownBackoff.nextPollAt)
-	) {
-		const unknowns = unknownBackoff.unknowns;
+function legacyFailure(
+	{ unknownBackoff: backoff, listUnsettled: unsettled }: LegacyBeside,
+	key: string,
+): Failure | undefined {
+	if (isRecord(backoff) && backoff.question === key && whole(backoff.unknowns) && whole(backoff.nextPollAt)) {
 		// A back-off of 0.1.0 (no `reported`) counts as reported, as that release reported it.
-		const reported = [0, 1, 2].includes(unknownBackoff.reported as number)
-			? (unknownBackoff.reported as 0 | 1 | 2)
-			: unknowns > 7
-				? 2
-				: 1;
-		return {
-			reason: 'The API answered U (outcome unknown)',
-			reported,
-			backoff: { question: key, unknowns, nextPollAt: unknownBackoff.nextPollAt, reported },
-		};
+		const saved = backoff.reported as 0 | 1 | 2;
+		const reported = [0, 1, 2].includes(saved) ? saved : backoff.unknowns > 7 ? 2 : 1;
+		const next = { question: key, unknowns: backoff.unknowns, nextPollAt: backoff.nextPollAt, reported };
+		return { reason: 'The API answered U (outcome unknown)', reported, backoff: next };
 	}
-	if (
-		isRecord(listUnsettled) &&
-		listUnsettled.question === key &&
-		whole(listUnsettled.polls) &&
-		listUnsettled.polls > 0
-	) {
-		return {
-			reason: 'The beneficiary list changed while it was being read',
-			reported: listUnsettled.told === true ? 1 : 0,
-			unsettled: listUnsettled.polls,
-		};
+	if (isRecord(unsettled) && unsettled.question === key && whole(unsettled.polls) && unsettled.polls > 0) {
+		const reason = 'The beneficiary list changed while it was being read';
+		return { reason, reported: unsettled.told === true ? 1 : 0, unsettled: unsettled.polls };
 	}
 	return undefined;
 }
