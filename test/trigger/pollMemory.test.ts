@@ -1,7 +1,7 @@
 /**
- * What a poll carries on from (trigger/pollMemory.ts) and the back-off read back
- * (trigger/unknownBackoff.ts), framework-free: the rules the engine tests in
- * test/workflows/triggerPollers.test.ts play through n8n's pollers.
+ * What a poll carries on from (trigger/pollMemory.ts) and a saved back-off read back
+ * (trigger/failures.ts), framework-free: the rules the engine tests in
+ * test/workflows/trigger{Restarts,Runs,StatusU}.test.ts play through n8n's pollers.
  */
 import {
 	activationRun,
@@ -11,7 +11,7 @@ import {
 	recordActivation,
 	type Carried,
 } from '../../nodes/PartnerAccountInquiry/trigger/pollMemory';
-import { readBackoff } from '../../nodes/PartnerAccountInquiry/trigger/unknownBackoff';
+import { backoffProblem, type Failure } from '../../nodes/PartnerAccountInquiry/trigger/failures';
 
 const NODE = 'wf\nnode';
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -167,15 +167,17 @@ describe('carryOn', () => {
 	});
 });
 
-describe('readBackoff', () => {
+describe('backoffProblem: a saved back-off the API could not have asked for', () => {
 	const now = 1_000_000_000_000;
 	const at = (minutes: number) => now + minutes * 60_000;
-	it("reads today's back-off as it is, and another question's as none", () => {
-		expect(readBackoff({ question: 'q', unknowns: 3, nextPollAt: at(19) }, 'q', now).state).toMatchObject({
-			unknowns: 3,
-		});
-		expect(readBackoff({ question: 'other', unknowns: 3, nextPollAt: at(19) }, 'q', now)).toEqual({});
-		expect(readBackoff(undefined, 'q', now)).toEqual({});
+	const failure = (backoff: object, reported: 0 | 1 | 2 = 1): Failure => ({
+		reason: 'U',
+		reported,
+		backoff: { question: 'q', ...backoff } as Failure['backoff'],
+	});
+	it("reads today's back-off as it is", () => {
+		expect(backoffProblem(failure({ unknowns: 3, nextPollAt: at(19) }), now)).toBeUndefined();
+		expect(backoffProblem({ reason: 'F', reported: 1 }, now)).toBeUndefined();
 	});
 	it.each([
 		['further than 320 minutes', { unknowns: 9, nextPollAt: at(321) }],
@@ -183,9 +185,13 @@ describe('readBackoff', () => {
 		['no answers U counted', { unknowns: 0, nextPollAt: at(1) }],
 		['no time', { unknowns: 2, nextPollAt: 'soon' }],
 	])('%s is damage', (_, backoff) => {
-		expect(readBackoff({ question: 'q', ...backoff }, 'q', now).problem).toBeDefined();
+		expect(backoffProblem(failure(backoff), now)).toBeDefined();
+	});
+	it('support told before the 8th answer U is damage (it would silence that report)', () => {
+		expect(backoffProblem(failure({ unknowns: 7, nextPollAt: at(300) }, 2), now)).toMatch(/support was told after 7/);
+		expect(backoffProblem(failure({ unknowns: 8, nextPollAt: at(300) }, 2), now)).toBeUndefined();
 	});
 	it('320 minutes after the 7th repeat and later ones is what the API asks', () => {
-		expect(readBackoff({ question: 'q', unknowns: 12, nextPollAt: at(320) }, 'q', now).state).toBeDefined();
+		expect(backoffProblem(failure({ unknowns: 12, nextPollAt: at(320) }), now)).toBeUndefined();
 	});
 });

@@ -12,14 +12,7 @@
  * emits the first `cap` events (in API order, removals last) and keeps every other entry as it
  * was, the matches are made again at the next poll, from the same saved entries.
  */
-import {
-	beneficiaryGroup,
-	hasReference,
-	isAnotherPayee,
-	legacyEntryGroup,
-	PAYEE_FIELDS,
-	tokenGroup,
-} from '../shared/core/api/identity';
+import { beneficiaryGroup, hasReference, isAnotherPayee, PAYEE_FIELDS, tokenGroup } from '../shared/core/api/identity';
 import {
 	BENEFICIARY_STATE_VERSION,
 	Columns,
@@ -188,9 +181,6 @@ function match(state: BeneficiaryState, current: Current[], columns: Columns): S
 	const unmatched = () => current.filter((now) => now.was === undefined && !matcher.doubtful.has(now));
 	const hasId = (key: string) => hasReference(summaryOf(state.entries[key]).referenceBeneficiaryId);
 	for (const now of unmatched()) {
-		// Keyed by the previous release, which kept an entry with neither ID nor token by its fields in their order.
-		const legacy = legacyEntryGroup(now.item);
-		if (legacy) pair(matcher, [now], saved.get(groupKey(legacy)) ?? []);
 		// A beneficiary given a reference ID: its saved entry is in its token's group, without an ID.
 		const token = tokenGroup(now.item);
 		if (token && hasReference(now.item.referenceBeneficiaryId))

@@ -60,8 +60,6 @@ export type TriggerEvent = Row['value'];
 export type BeneficiaryEvent = Extract<Row, { reads: 'beneficiaries' }>['value'];
 export type QuotaEvent = Extract<Row, { reads: 'quota' }>['value'];
 
-const rowOf = (value: string) => TRIGGER_EVENTS.find((row) => row.value === value) as TriggerEventRow | undefined;
-
 /** The events of a family a node of `version` offers, as the editor lists them. */
 export function eventOptions(family: Family | undefined, version: number) {
 	return (TRIGGER_EVENTS as readonly TriggerEventRow[])
@@ -70,10 +68,8 @@ export function eventOptions(family: Family | undefined, version: number) {
 }
 
 /** What an event reads, or undefined for a value that is no event. */
-export const familyOf = (event: string): Family | undefined => rowOf(event)?.reads;
-
-/** The fields whose change is a change of bank details (a new token is new ciphertext of them). */
-const BANK_FIELDS: readonly string[] = BANK_DETAIL_FIELDS;
+export const familyOf = (event: string): Family | undefined =>
+	(TRIGGER_EVENTS as readonly TriggerEventRow[]).find((row) => row.value === event)?.reads;
 
 /**
  * The event a beneficiary's change is, among those wanted: Bank Details Changed when its changes
@@ -81,7 +77,9 @@ const BANK_FIELDS: readonly string[] = BANK_DETAIL_FIELDS;
  * neither is (the state moves past it unreported).
  */
 export function changeEvent(changed: readonly string[], wanted: ReadonlySet<string>): BeneficiaryEvent | undefined {
-	if (wanted.has('beneficiaryBankDetailsChanged') && changed.some((field) => BANK_FIELDS.includes(field))) {
+	// A new token is new ciphertext of the bank details: it names them too.
+	const bank: readonly string[] = BANK_DETAIL_FIELDS;
+	if (wanted.has('beneficiaryBankDetailsChanged') && changed.some((field) => bank.includes(field))) {
 		return 'beneficiaryBankDetailsChanged';
 	}
 	return wanted.has('beneficiaryChanged') ? 'beneficiaryChanged' : undefined;

@@ -1,20 +1,16 @@
 /**
  * An entry's failure episodes and how they are reported (framework-free): from its first failed
  * read to its next successful one. Each episode is reported once, as a failed execution, whether
- * it is still going on or already ended; a status U episode twice (its start, and after its 7th
- * repeat, that support must be contacted), as the API's back-off says (unknownBackoff.ts); a list
- * that changed while it was read only at the 3rd poll in a row (such a list usually settles by
- * the next poll, which reports its change once).
+ * it is still going on or already ended; a list that changed while it was read only at the 3rd
+ * poll in a row (such a list usually settles by the next poll, which reports its change once).
+ * Status U backs off as the API asks (docs/api.md, Result codes: at most 7 repeats, 5 to 320
+ * minutes apart): the polls between send nothing; the episode is reported at its start and, if the
+ * 7th repeat is answered U too, once more that support must be contacted; then the trigger asks
+ * every 320 minutes without reporting again, until an answer that is not U.
  */
+import { UNKNOWN_RETRY_SCHEDULE_MINUTES } from '../shared/core/api/resultCodes';
 import { ApiResultError, ListingChangedError, PartnerError, WatchedSetError } from '../shared/core/errors';
-import {
-	afterUnknown,
-	UNKNOWN_BACKOFF_HOURS,
-	UNKNOWN_REPEATS,
-	UNKNOWN_RETRY_MINUTES,
-	UNKNOWN_RETRY_SCHEDULE_MINUTES,
-	type UnknownBackoff,
-} from './unknownBackoff';
+import { isRecord } from './savedState';
 import type { EndedFailure } from './watchState';
 
 /** Polls in a row that find a list changing while they read it before that is reported. */
@@ -32,6 +28,53 @@ export interface Failure {
 	unsettled?: number;
 	/** When the episode began (epoch ms; absent in episodes saved by 0.2.0). */
 	since?: number;
+}
+
+/** The API's back-off after status U, for the entry `question` (its key). */
+export interface UnknownBackoff {
+	question: string;
+	/** Answers U in a row. */
+	unknowns: number;
+	/** Epoch ms before which a poll sends nothing. */
+	nextPollAt: number;
+	/** What a trigger of 0.1.0 or 0.2.0 had reported of it (none in 0.1.0: all by then); the failure's counts now. */
+	reported?: 0 | 1 | 2;
+}
+
+export const UNKNOWN_REPEATS = UNKNOWN_RETRY_SCHEDULE_MINUTES.length;
+/** The wait after a first answer U. */
+export const UNKNOWN_RETRY_MINUTES = UNKNOWN_RETRY_SCHEDULE_MINUTES[0];
+/** The whole back-off, first answer to last repeat, in hours (10.6). */
+const UNKNOWN_BACKOFF_HOURS = (UNKNOWN_RETRY_SCHEDULE_MINUTES.reduce((a, b) => a + b, 0) / 60).toFixed(1);
+const stepMinutes = (unknowns: number) => UNKNOWN_RETRY_SCHEDULE_MINUTES[Math.min(unknowns, UNKNOWN_REPEATS) - 1];
+
+/**
+ * Why a saved episode's back-off is one the API cannot have asked for, if it is: not of its shape,
+ * saying support was told before the 8th answer U (which would silence that report), or ending
+ * later from now than its step allows (static data edited, a clock stepped back). Such a back-off
+ * is dropped with its episode, with a warning, and the entry is asked at once.
+ */
+export function backoffProblem(failure: Failure, nowMs: number): string | undefined {
+	const backoff: unknown = failure.backoff;
+	const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+	if (backoff === undefined) return undefined;
+	if (
+		!isRecord(backoff) ||
+		typeof backoff.question !== 'string' ||
+		!whole(backoff.unknowns) ||
+		backoff.unknowns < 1 ||
+		!whole(backoff.nextPollAt)
+	) {
+		return 'its back-off after status U is not of the expected shape';
+	}
+	if (failure.reported === 2 && backoff.unknowns <= UNKNOWN_REPEATS) {
+		return `its back-off after status U says support was told after ${backoff.unknowns} answers U, fewer than the API's ${UNKNOWN_REPEATS + 1}`;
+	}
+	const left = (backoff.nextPollAt - nowMs) / 60_000;
+	const step = stepMinutes(backoff.unknowns);
+	if (left <= step) return undefined;
+	const answers = `${backoff.unknowns} answer${backoff.unknowns === 1 ? '' : 's'} U`;
+	return `its back-off after status U ends ${Math.round(left)} minutes from now, longer than the API ever asks after ${answers} (${step} minutes)`;
 }
 
 const isUnknown = (error: unknown) => error instanceof ApiResultError && error.explanation.status === 'U';
@@ -53,9 +96,10 @@ export function failureAfter(previous: Failure | undefined, error: unknown, key:
 	const reported = previous?.reported ?? 0;
 	const since = previous?.since ?? nowMs;
 	if (isUnknown(error)) {
-		// The API's back-off; what was reported of the episode is `reported`.
-		const { next } = afterUnknown(previous?.backoff ? { ...previous.backoff, reported } : undefined, key, nowMs, false);
-		return { reason, reported, since, backoff: { ...next, reported } };
+		// The API's back-off: one more answer U, and the wait its step asks for.
+		const unknowns = (previous?.backoff?.unknowns ?? 0) + 1;
+		const backoff = { question: key, unknowns, nextPollAt: nowMs + stepMinutes(unknowns) * 60_000 };
+		return { reason, reported, since, backoff };
 	}
 	if (error instanceof ListingChangedError)
 		return { reason, reported, since, unsettled: (previous?.unsettled ?? 0) + 1 };
@@ -84,6 +128,15 @@ export interface Pending {
 }
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const nameOf = (entry: { label: string; where: string }) =>
+	entry.where ? `${entry.label} (${entry.where})` : entry.label;
+
+/** One error naming each entry of `lines` ("<entry>: <why>"), at most SHOWN of them, the others counted. */
+function listed(lines: string[], watched: number, before: string, after: string, hint: string): WatchedSetError {
+	const more = lines.length > SHOWN ? `; and ${lines.length - SHOWN} more` : '';
+	const message = `${before}${lines.length} of the ${watched} watched ${watched === 1 ? 'entry' : 'entries'} ${after}: ${lines.slice(0, SHOWN).join('; ')}${more}`;
+	return new WatchedSetError(lines.length, watched, message, hint);
+}
 
 /**
  * The failed execution that reports `pending`: one entry's going episode is its own error, with a
@@ -92,32 +145,27 @@ const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$
 export function reportError(pending: Pending[], watched: number, nowMs: number): unknown {
 	const [only] = pending;
 	if (watched === 1 && only.failure && !only.ended) {
-		if (only.error instanceof PartnerError) {
-			only.error.hint = hintFor(only.failure, nowMs) ?? only.error.hint;
-			return only.error;
+		const hint = hintFor(only.failure, nowMs);
+		if (!(only.error instanceof PartnerError)) {
+			// Reported by a later poll than the one that failed (after n8n's start, say): what it failed with.
+			const next = 'The trigger goes on polling; its first successful read reports what changed meanwhile, once.';
+			return new WatchedSetError(1, 1, `${only.failure.reason}${detail(only.failure)}`, hint ?? next);
 		}
-		// Reported by a later poll than the one that failed (after n8n's start, say): what it failed with.
-		const hint =
-			hintFor(only.failure, nowMs) ??
-			'The trigger goes on polling; its first successful read reports what changed meanwhile, once.';
-		return new WatchedSetError(1, 1, `${only.failure.reason}${detail(only.failure)}`, hint);
+		only.error.hint = hint ?? only.error.hint;
+		return only.error;
 	}
-	const lines = pending.slice(0, SHOWN).map(({ label, where, failure, ended }) => {
-		const name = where ? `${label} (${where})` : label;
-		const parts: string[] = [];
-		if (ended) {
-			const times = ended.episodes > 1 ? ` ${ended.episodes} times` : '';
-			parts.push(`failed${times} and recovered by ${isoSeconds(ended.endedAt)}: ${ended.reason}`);
-		}
-		if (failure) parts.push(`${failure.reason}${detail(failure)}`);
-		return `${name}: ${parts.join('; then ')}`;
+	const lines = pending.map((entry) => {
+		const { ended, failure } = entry;
+		const times = ended && ended.episodes > 1 ? ` ${ended.episodes} times` : '';
+		const recovered = ended ? `failed${times} and recovered by ${isoSeconds(ended.endedAt)}: ${ended.reason}` : '';
+		const going = failure ? `${failure.reason}${detail(failure)}` : '';
+		return `${nameOf(entry)}: ${[recovered, going].filter(Boolean).join('; then ')}`;
 	});
-	const more = pending.length > SHOWN ? `; and ${pending.length - SHOWN} more` : '';
-	const noun = watched === 1 ? 'entry' : 'entries';
-	return new WatchedSetError(
-		pending.length,
+	return listed(
+		lines,
 		watched,
-		`${pending.length} of the ${watched} watched ${noun} failed: ${lines.join('; ')}${more}`,
+		'',
+		'failed',
 		'Every other entry was read and its events were emitted as usual. Each failure named here is reported once (a status U back-off at its start and after its 7th repeat); a failing entry keeps its saved state, so its first successful read reports what changed meanwhile, once.',
 	);
 }
@@ -156,32 +204,28 @@ function hintFor(failure: Failure, nowMs: number): string | undefined {
  * the changes made meanwhile): one entry's own error, or one naming each.
  */
 export function activationError(
-	missing: Array<{ label: string; where: string; error?: unknown }>,
+	missing: Array<Pending & { error?: unknown }>,
 	watched: number,
 	budgetMs: number,
 ): unknown {
 	const [only] = missing;
-	if (missing.length === 1 && watched === 1 && only.error instanceof PartnerError) {
+	if (watched === 1 && only.error instanceof PartnerError) {
 		if (isUnknown(only.error)) {
 			only.error.hint = `The gateway answered U (outcome unknown) to the poll n8n runs when the workflow is activated, so the trigger has no baseline to compare later polls with, and the workflow was not activated. Activate it again in ${UNKNOWN_RETRY_MINUTES} minutes or later, the wait the API asks for after U.`;
 		}
 		return only.error;
 	}
-	const lines = missing.slice(0, SHOWN).map(({ label, where, error }) => {
-		const why =
-			error === undefined
-				? `not read within the activation's ${Math.round(budgetMs / 1000)} s`
-				: error instanceof Error
-					? error.message
-					: String(error);
-		return `${where ? `${label} (${where})` : label}: ${why}`;
-	});
-	const more = missing.length > SHOWN ? `; and ${missing.length - SHOWN} more` : '';
-	const noun = watched === 1 ? 'entry' : 'entries';
-	return new WatchedSetError(
-		missing.length,
+	const why = (error: unknown) =>
+		error === undefined
+			? `not read within the activation's ${Math.round(budgetMs / 1000)} s`
+			: error instanceof Error
+				? error.message
+				: String(error);
+	return listed(
+		missing.map((entry) => `${nameOf(entry)}: ${why(entry.error)}`),
 		watched,
-		`The workflow was not activated: ${missing.length} of the ${watched} watched ${noun} could not be read at activation: ${lines.join('; ')}${more}`,
+		'The workflow was not activated: ',
+		'could not be read at activation',
 		'Every entry needs the baseline the activation poll takes, or a change made before a restart could go unreported. Activate again once they can be read (5 minutes later after a status U), or remove them from the set; split a set too large to read within one poll.',
 	);
 }

@@ -1,17 +1,11 @@
 /**
- * One poll of the trigger, for one subject or a thousand: read the entries that fit in the poll
- * (pollPlan.ts) through one request scheduler, compare each with its saved state as its read
- * arrives (quotaState.ts, beneficiaryDiff.ts), emit what changed, and report failures
- * (failures.ts). What n8n may not have saved of the polls before is book.ts.
- *
- * - Exactly once: an entry's state moves forward only past what is emitted, or held in the state
- *   to be emitted, as found, at the next polls (the cap of 500 items a poll). A failed read emits
- *   nothing for that entry and leaves its state as it was: its next successful read reports what
- *   was missed.
- * - A poll either emits or throws. A failure must neither hold back nor lose the others' events,
- *   and must be heard of once: a poll without events reports every failure not yet reported, in
- *   one error; a poll with events after a poll that emitted reports first, and holds its events
- *   for the next poll. So reports and events take turns, and neither waits more than one poll.
+ * One poll of the trigger, for one subject or a thousand: read the entries that fit (pollPlan.ts)
+ * through one request scheduler, compare each as its read arrives, emit what changed, report
+ * failures (failures.ts); book.ts carries on what n8n did not save. Exactly once: an entry's state
+ * moves only past what is emitted, or held to be emitted as found (over the cap of 500 items a
+ * poll); a failed read leaves it as it was. A poll emits or throws: one without events reports
+ * every failure not yet reported, one with events after a poll that emitted reports first and
+ * holds its events; so reports and events take turns, neither waiting more than a poll.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
@@ -23,6 +17,7 @@ import { MAX_EVENTS_PER_POLL } from './beneficiaryDiff';
 import { openBook, warn } from './book';
 import {
 	activationError,
+	backoffProblem,
 	endedUnreported,
 	failureAfter,
 	reportError,
@@ -32,7 +27,6 @@ import {
 } from './failures';
 import type { PollMemory } from './pollMemory';
 import { dueOrder, readWithinBudget, typicalPages } from './pollPlan';
-import { readBackoff } from './unknownBackoff';
 import { watchOf, type Watch, type WatchedEntry } from './watch';
 import {
 	MAX_HELD_EVENTS,
@@ -104,8 +98,7 @@ async function pollWatch(
 		}
 		saved.set(entry.key, own.state);
 		// A back-off the API could not have asked for (edited, a clock stepped back): dropped with its episode, asked at once.
-		const backoff = record.failure?.backoff;
-		const damage = backoff && readBackoff(backoff, backoff.question, now).problem;
+		const damage = record.failure && backoffProblem(record.failure, now);
 		if (damage) {
 			warn(fn, one ? damage : `${entry.label}: ${damage}`, 'the back-off is started anew and this poll asks at once');
 			delete record.failure;
@@ -207,13 +200,7 @@ async function pollWatch(
 	if (report) {
 		for (const { key } of watch.entries) {
 			const failure = entries[key].failure;
-			if (!failure) continue;
-			const reported = stageOf(failure);
-			entries[key].failure = {
-				...failure,
-				reported,
-				...(failure.backoff ? { backoff: { ...failure.backoff, reported } } : {}),
-			};
+			if (failure) entries[key].failure = { ...failure, reported: stageOf(failure) };
 		}
 	}
 	const state: WatchState = {

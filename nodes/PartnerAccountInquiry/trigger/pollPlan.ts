@@ -1,20 +1,12 @@
 /**
- * Which entries a poll reads, and how many (framework-free): a poll starts no more entries than it
- * can finish within its budget, so that every entry is read whole within a known number of polls.
- *
- * - Entries go least recently read first (never read first), the set's order among equals; an entry
- *   waiting out a status U back-off is not due.
- * - An entry is started only when the poll can still finish it: by Graham's bound for a scheduler
- *   that never idles while work waits, the entries started so far end within (their requests not
- *   yet answered) x (time a request takes at the scheduler's width) + (the longest chain of
- *   requests one entry must make in turn, plus one request in flight) x (round trip). An entry
- *   that does not fit waits for the next poll, where it is among the first. Requests of the entry
- *   started first go first (the scheduler's priority), so the poll finishes entries in turn
- *   instead of advancing all of them a little.
- * - An entry too large to fit beside others gets a poll to itself, with the whole time n8n gives a
- *   poll (`soloBudgetMs`); only an entry that does not fit even then is a failure. A set of one
- *   entry always has the poll to itself.
- * - The poll n8n runs at an activation reads every entry, with the whole time n8n gives it.
+ * Which entries a poll reads (framework-free): no more than it can finish within its budget, least
+ * recently read first, so that every entry is read whole within a known number of polls. An entry
+ * starts only while Graham's bound for a scheduler that never idles says it ends in time: (the
+ * requests not yet answered) x (a request's time at the scheduler's width) + (the longest chain of
+ * requests one entry makes in turn, plus one in flight) x (a round trip); the entry started first
+ * goes first (the scheduler's priority). An entry too large beside others gets a poll to itself
+ * with n8n's whole poll time (`soloBudgetMs`); only one that does not fit even then is a failure. A
+ * set of one always has the poll to itself; the activation poll reads every entry.
  */
 import { settle, type Settled } from '../shared/core/flow/settle';
 

@@ -1,20 +1,12 @@
 /**
- * The trigger's saved state (framework-free): one record per watched entry, whether the trigger
- * watches one subject or a thousand, and what the set carries from poll to poll.
- *
- * - An entry is keyed by the digest of the question a trigger watching it alone asks (event(s),
- *   subject or customer and filters, threshold, access token, client ID, gateway: poll.ts), so
- *   that what changes the answer starts that entry anew and nothing else does: an entry whose key
- *   is no longer watched is dropped, a new one takes its baseline, the others carry on.
- * - Its record: its own state as quotaState.ts or beneficiaryState.ts keep it, the poll (`turn`)
- *   it was last read at, how large its list was and whether its last read held (the plan's
- *   estimate), and its failure episode (failures.ts).
- * - The set: events found but held back by the cap on a poll's items (emitted as found, first, at
- *   the next polls), failure episodes that ended before they were reported, what the last poll
- *   did (reports and emissions take turns), and how fast requests went (pollPlan.ts).
- *
- * States saved by 0.2.0 (a watched set: version 1) and by 0.1.0 and 0.2.0 for one subject (the
- * entry's state at the top, with its back-off and list-changing count beside it) are carried on.
+ * The trigger's saved state (framework-free), for one subject or a thousand: per entry, keyed by
+ * the digest of the question a trigger watching it alone asks (watch.ts: what changes the answer
+ * starts that entry anew, nothing else does), its own state (quotaState.ts, beneficiaryState.ts),
+ * the poll it was last read at, its list's size and its failure episode (failures.ts); for the
+ * set, events held back by the cap (emitted as found at the next polls), failure episodes that
+ * ended unreported, what the last poll did, how fast requests went (pollPlan.ts). States of 0.2.0
+ * (a set: version 1) and of 0.1.0 and 0.2.0 for one subject (the state at the top, its back-off
+ * and list-changing count beside it) are carried on.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -152,7 +144,7 @@ const failure = shaped({
 	unsettled: optional(whole),
 	since: optional(whole),
 });
-/** The saved state's parts and what each must be (the back-off in a failure is read where it is used: unknownBackoff.ts). */
+/** The saved state's parts and what each must be (a failure's back-off is checked where it is used: failures.ts). */
 const PARTS: Record<string, Check> = {
 	entries: every(
 		shaped({
@@ -181,7 +173,7 @@ function legacyFailure(
 		// A back-off of 0.1.0 (no `reported`) counts as reported, as that release reported it.
 		const saved = backoff.reported as 0 | 1 | 2;
 		const reported = [0, 1, 2].includes(saved) ? saved : backoff.unknowns > 7 ? 2 : 1;
-		const next = { question: key, unknowns: backoff.unknowns, nextPollAt: backoff.nextPollAt, reported };
+		const next = { question: key, unknowns: backoff.unknowns, nextPollAt: backoff.nextPollAt };
 		return { reason: 'The API answered U (outcome unknown)', reported, backoff: next };
 	}
 	if (isRecord(unsettled) && unsettled.question === key && whole(unsettled.polls) && unsettled.polls > 0) {

@@ -40,11 +40,6 @@ export function beneficiaryGroup(item: Item): string {
 	return tokenGroup(item) ?? `j:${canonical(item)}`;
 }
 
-/** The group the previous release gave an entry with neither a reference ID nor a token (its fields in their order). */
-export function legacyEntryGroup(item: Item): string | undefined {
-	return text(item.referenceBeneficiaryId) || tokenGroup(item) ? undefined : `j:${JSON.stringify(item)}`;
-}
-
 /** Whether an entry has a reference ID (an empty one is none). */
 export const hasReference = (value: unknown): boolean => text(value) !== undefined;
 
