@@ -14,19 +14,13 @@ import {
 	type PollMemory,
 } from './pollMemory';
 
-export interface Book {
-	/** Whether the state carried on from holds every earlier poll's finding. */
-	whole: boolean;
-	/** The poll n8n runs at a user's activation: it must take the baseline (a failure fails the activation). */
-	activating: boolean;
-	/**
-	 * Whether a report (a poll that throws) may be made: not on the activation poll, nor on the first
-	 * poll after n8n started, which n8n would count as the workflow failing to activate (and retry).
-	 */
-	mayReport: boolean;
-	/** The poll wrote its data and emits nothing (`quiet`) or something: records it, here and in this process. */
-	write: (quiet: boolean) => void;
-}
+/**
+ * `whole`: the state carried on from holds every earlier poll's finding. `activating`: the poll n8n
+ * runs at a user's activation (it takes the baselines; a failure fails the activation). `mayReport`:
+ * not that poll nor the first after n8n started, which n8n would count as failing to activate.
+ * `write`: the poll wrote its data, emitting nothing (`quiet`) or something; recorded here and in this process.
+ */
+export type Book = { whole: boolean; activating: boolean; mayReport: boolean; write: (quiet: boolean) => void };
 
 /** The trigger node, across polls and activations: its workflow and node IDs. */
 const nodeName = (fn: IPollFunctions) => `${fn.getWorkflow().id ?? ''}\n${fn.getNode().id}`;

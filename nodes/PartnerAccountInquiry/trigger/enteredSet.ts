@@ -15,18 +15,9 @@ export const MAX_SET_SIZE = 1000;
 const MAX_PROBLEMS_SHOWN = 20;
 
 /** One entry as entered: where it is ("line 3", "row 2") and its fields, in order. */
-export interface EnteredEntry {
-	where: string;
-	fields: string[];
-}
-
+export type EnteredEntry = { where: string; fields: string[] };
 /** The parameters a set is entered by: how (rows or text), the rows (a fixed collection of `row`), the text. */
-export interface SetParameters {
-	entry: string;
-	rows: string;
-	row: string;
-	text: string;
-}
+export type SetParameters = { entry: string; rows: string; row: string; text: string };
 
 export const SET_PARAMETERS = {
 	quota: { entry: 'subjectsEntry', rows: 'subjects', row: 'subject', text: 'subjectsText' },

@@ -117,15 +117,8 @@ export function endedUnreported(
 	return { reason: failure.reason, episodes: (before?.episodes ?? 0) + 1, endedAt: nowMs };
 }
 
-/** An entry with something to report: how a message names it, and what. */
-export interface Pending {
-	label: string;
-	where: string;
-	failure?: Failure;
-	ended?: EndedFailure;
-	/** This poll's error for it, when its episode is still going on. */
-	error?: unknown;
-}
+/** An entry with something to report: how a message names it, and what (`error`: this poll's, of a going episode). */
+export type Pending = { label: string; where: string; failure?: Failure; ended?: EndedFailure; error?: unknown };
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const nameOf = (entry: { label: string; where: string }) =>

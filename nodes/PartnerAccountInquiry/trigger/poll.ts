@@ -89,20 +89,18 @@ async function pollWatch(
 		entries[entry.key] = record;
 		if (before.ended[entry.key]) ended[entry.key] = before.ended[entry.key];
 		const own = record.state === undefined ? {} : entry.readState(record.state);
-		if (own.problem) {
+		const named = (problem: string) => (one ? problem : `${entry.label}: ${problem}`);
+		if (own.problem)
 			warn(
 				fn,
-				one ? own.problem : `${entry.label}: ${own.problem}`,
+				named(own.problem),
 				`${one ? 'this poll' : 'that entry'} records a fresh baseline and reports no change`,
 			);
-		}
 		saved.set(entry.key, own.state);
 		// A back-off the API could not have asked for (edited, a clock stepped back): dropped with its episode, asked at once.
 		const damage = record.failure && backoffProblem(record.failure, now);
-		if (damage) {
-			warn(fn, one ? damage : `${entry.label}: ${damage}`, 'the back-off is started anew and this poll asks at once');
-			delete record.failure;
-		}
+		if (damage) warn(fn, named(damage), 'the back-off is started anew and this poll asks at once');
+		if (damage) delete record.failure;
 	}
 	const held = before.held.filter((event) => byKey.has(event.key));
 
@@ -112,9 +110,7 @@ async function pollWatch(
 		(key) => waitsOut(entries[key].failure, now),
 	);
 	const observed = new Map<string, ListingSize>();
-	const typical = typicalPages(
-		Object.values(entries).flatMap((record) => (record.pages === undefined ? [] : [record.pages])),
-	);
+	const typical = typicalPages(Object.values(entries).flatMap(({ pages }) => (pages === undefined ? [] : [pages])));
 	const n8nBudgetMs = (fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.();
 	const reads = await readWithinBudget(
 		due.map((key) => (byKey.get(key) as WatchedEntry).cost(entries[key], POLL_WIDTH, typical)),

@@ -26,13 +26,8 @@ export interface EntryCost {
 	steps: number;
 }
 
-/** How fast requests went at the last polls (saved with the state, so that the first estimate is close). */
-export interface Pace {
-	/** The round trip of one request, in ms. */
-	roundTripMs: number;
-	/** Wall time per request when the scheduler's width is busy, in ms (round trip / width at best). */
-	msPerRequest: number;
-}
+/** How fast requests went (saved with the state, so the next poll's first estimate is close): a round trip, and the time a request takes at the scheduler's width. */
+export type Pace = { roundTripMs: number; msPerRequest: number };
 
 export interface PlanOptions {
 	/** The scheduler's width: requests at once. */
@@ -51,16 +46,8 @@ export interface PlanOptions {
 	measured: () => { timed: number; timedMs: number; width: number };
 }
 
-export interface PollReads<T> {
-	/** Each entry read to its end (cut short: absent). */
-	outcomes: Map<string, Settled<T>>;
-	/** The entry that had the poll to itself and was still cut short: it does not fit in a poll. */
-	tooLarge?: string;
-	/** The budget the poll read within, in ms. */
-	budgetMs: number;
-	/** How fast it went, for the next poll's plan. */
-	pace: Pace;
-}
+/** Each entry read to its end (one cut short: absent), the one that had the poll to itself and was still cut short, the budget, the pace. */
+export type PollReads<T> = { outcomes: Map<string, Settled<T>>; tooLarge?: string; budgetMs: number; pace: Pace };
 
 /** Graham's bound for a read started now: what is outstanding plus its own requests, plus its chain. */
 function finishEstimate(outstanding: number, cost: EntryCost, pace: Pace): number {

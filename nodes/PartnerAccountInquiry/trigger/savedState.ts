@@ -27,20 +27,18 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Why a saved state cannot be carried on: nothing saved or another question (silently), or damage (with a warning). */
-export interface StateReading<S> {
-	state?: S;
-	/** Set when something was saved that is not a state of this version: say so, then start anew. */
-	problem?: string;
-}
-
-export type StateKind = 'beneficiaries' | 'quota';
+/** A saved state read back: none (nothing saved, another question: silently anew), or a `problem` (damage: a warning, anew). */
+export type StateReading<S> = { state?: S; problem?: string };
 
 /**
  * undefined: a header of one of the `readable` versions and of this kind; '': nothing to read, or
  * another kind's state (silently anew); otherwise the problem.
  */
-export function headerProblem(saved: unknown, kind: StateKind, readable: readonly number[]): string | undefined {
+export function headerProblem(
+	saved: unknown,
+	kind: 'beneficiaries' | 'quota',
+	readable: readonly number[],
+): string | undefined {
 	if (saved === undefined || saved === null) return '';
 	if (!isRecord(saved)) return `it is ${Array.isArray(saved) ? 'a list' : typeof saved}, not a state`;
 	// Another event's state (the node's event was switched): another question, not damage.

@@ -42,10 +42,9 @@ import { questionDigest, type StateReading } from './savedState';
 import type { EntryRecord } from './watchState';
 
 /** "Fetch Test Event" shows this many current beneficiaries. */
-export const SAMPLE_SIZE = 3;
-/** From this node version on, Mask Bank Details is on unless turned off. */
-export const MASK_BY_DEFAULT_FROM = 2;
-/** From this node version on, the trigger takes a list of events (`events`) instead of one (`event`). */
+const SAMPLE_SIZE = 3;
+/** The node versions from which Mask Bank Details is on by default, and the trigger takes a list of events. */
+const MASK_BY_DEFAULT_FROM = 2;
 export const EVENTS_FROM = 3;
 
 /**
@@ -69,13 +68,8 @@ export interface WatchedEntry {
 /** `held`: the read was the saved state as it was (one read of a list). */
 type Compared = { events: IDataObject[]; next: unknown; held: boolean };
 
-export interface Watch {
-	family: Family;
-	events: ReadonlySet<TriggerEvent>;
-	/** Watch Many: a set entered as rows or text. */
-	many: boolean;
-	entries: WatchedEntry[];
-}
+/** What a trigger watches: its family, the events picked, whether a set (Watch Many), and the entries. */
+export type Watch = { family: Family; events: ReadonlySet<TriggerEvent>; many: boolean; entries: WatchedEntry[] };
 
 /** The events picked: one (`event`, versions 1 and 2) or a list (`events`), all of one family. */
 function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[]; asked: IDataObject } {
@@ -90,15 +84,10 @@ function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[];
 	const picked = [fn.getNodeParameter('events', [])].flat() as string[];
 	const offered = eventOptions(family, version).map((option) => option.value as string);
 	const unknown = picked.filter((event) => !offered.includes(event));
-	if (picked.length === 0 || unknown.length > 0) {
-		const why =
-			picked.length === 0 ? 'Pick at least one event' : `Events ${JSON.stringify(unknown)} are not events of ${family}`;
-		throw new ValidationError(
-			'events',
-			`one or more of ${offered.join(', ')}`,
-			`${why}: pick from ${offered.join(', ')}`,
-		);
-	}
+	const rule = `one or more of ${offered.join(', ')}`;
+	if (picked.length === 0) throw new ValidationError('events', rule, `Pick at least one event: ${rule}`);
+	if (unknown.length > 0)
+		throw new ValidationError('events', rule, `${unknown.join(', ')} are not events of ${family}: pick ${rule}`);
 	const events = [...new Set(picked)].sort() as TriggerEvent[];
 	return { family, events, asked: { events } };
 }
@@ -117,10 +106,11 @@ function questionOf(session: ApiSession, asked: IDataObject, accessToken: unknow
 
 /** An item as Mask Bank Details has it shown. Unset (a version 1 node saved without it): off, as version 1 emitted. */
 function bankDetailsShown(fn: IPollFunctions): (json: IDataObject) => IDataObject {
+	const { name } = maskBankDetailsOption;
 	const byDefault = fn.getNode().typeVersion >= MASK_BY_DEFAULT_FROM;
 	const mask = readBoolean(
 		{ ...maskBankDetailsOption, default: byDefault },
-		{ [maskBankDetailsOption.name]: fn.getNodeParameter(maskBankDetailsOption.name, byDefault) },
+		{ [name]: fn.getNodeParameter(name, byDefault) },
 	);
 	return (json) => (mask ? maskBankDetails(json) : json);
 }
@@ -156,21 +146,14 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 type Context = { asked: IDataObject; options: IDataObject; wanted: ReadonlySet<string>; many: boolean; named: boolean };
 
 /**
- * The Threshold as a number of at least 0. An expression can make it anything: an empty string,
- * text or a negative number is refused (naming the field), never read as 0, an alert that could
- * never fire. A number in a string ("10000") is that number.
+ * The Threshold as a number of at least 0 (a number in a string, "10000", is that number). An empty
+ * string, text or a negative number is refused, never read as 0, an alert that could never fire.
  */
-export function readThreshold(raw: unknown): number {
-	const value =
-		typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
-	if (!Number.isFinite(value) || value < 0) {
-		throw new ValidationError(
-			'threshold',
-			'a number of at least 0',
-			`Threshold must be a number of at least 0, got ${JSON.stringify(raw) ?? 'nothing'}`,
-		);
-	}
-	return value;
+function readThreshold(raw: unknown): number {
+	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() ? Number(raw) : Number.NaN;
+	if (Number.isFinite(value) && value >= 0) return value;
+	const got = `got ${JSON.stringify(raw) ?? 'nothing'}`;
+	throw new ValidationError('threshold', 'a number of at least 0', `Threshold must be a number of at least 0, ${got}`);
 }
 
 /** How an item names a quota subject, for a Switch to route on ("USER_ID U-1001 USD"), or a message does (`id` masked). */

@@ -19,31 +19,12 @@ export const WATCH_STATE_VERSION = 2;
 /** Events held back by the cap, at most (beyond: an entry's events stay in its list, found again later). */
 export const MAX_HELD_EVENTS = 2000;
 
-export interface EntryRecord {
-	state?: unknown;
-	/** The turn it was last read at (0: never). */
-	readAt: number;
-	failure?: Failure;
-	/** A list's pages at its last read. */
-	pages?: number;
-	/** Whether its last read was what it had saved (one read of a list; none to confirm). */
-	held?: boolean;
-}
-
-/** A failure episode that ended before it was reported: reported still, once. */
-export interface EndedFailure {
-	reason: string;
-	/** Episodes of the entry ended unreported since its last report. */
-	episodes: number;
-	/** When the last one ended (epoch ms). */
-	endedAt: number;
-}
-
+/** An entry's record: `readAt` the turn it was last read at (0: never); `held`: its last read was as saved. */
+export type EntryRecord = { state?: unknown; readAt: number; failure?: Failure; pages?: number; held?: boolean };
+/** A failure episode that ended before it was reported (the entry's last `episodes` of them): reported still, once. */
+export type EndedFailure = { reason: string; episodes: number; endedAt: number };
 /** An event found and held back by the cap: its entry and its item, as it will be emitted. */
-export interface HeldEvent {
-	key: string;
-	json: IDataObject;
-}
+export type HeldEvent = { key: string; json: IDataObject };
 
 export interface WatchState {
 	version: typeof WATCH_STATE_VERSION;
@@ -60,10 +41,7 @@ export interface WatchState {
 }
 
 /** What the node's static data held for one subject before (0.1.0, 0.2.0): beside `state`. */
-export interface LegacyBeside {
-	unknownBackoff?: unknown;
-	listUnsettled?: unknown;
-}
+export type LegacyBeside = { unknownBackoff?: unknown; listUnsettled?: unknown };
 
 const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
