@@ -463,6 +463,9 @@ export function n8nApp(options: {
 	/** A context over `data` (the node's) and a fresh copy of the saved global static data. */
 	const open = (data: IDataObject, activation: PollerOptions['activation']) => {
 		const global = copy(workflowGlobal);
+		// 2.x's scheduler gives its scheduled polls a budget (45 s less a margin by default); its
+		// activation polls, and the default poller, n8n-core's default of 5 minutes.
+		const scheduled = options.saving !== 'emit' && activation === 'update';
 		const poller = activateTrigger({
 			workflowId,
 			process,
@@ -471,7 +474,7 @@ export function n8nApp(options: {
 			staticData: data,
 			globalStaticData: global,
 			activation,
-			pollBudgetMs: options.pollBudgetMs,
+			pollBudgetMs: scheduled ? (options.pollBudgetMs ?? 36_000) : undefined,
 			typeVersion: options.typeVersion,
 		});
 		return {

@@ -3,14 +3,14 @@
  * (trigger/failures.ts), framework-free: the rules the engine tests in
  * test/workflows/trigger{Restarts,Runs,StatusU}.test.ts play through n8n's pollers.
  */
+import { PollMemory, type Carried } from '../../nodes/PartnerAccountInquiry/trigger/pollMemory';
 import {
 	activationRun,
+	markOf,
 	nextRecord,
-	PollMemory,
 	readPollRecord,
 	recordActivation,
-	type Carried,
-} from '../../nodes/PartnerAccountInquiry/trigger/pollMemory';
+} from '../../nodes/PartnerAccountInquiry/trigger/pollRecord';
 import { backoffProblem, type Failure } from '../../nodes/PartnerAccountInquiry/trigger/failures';
 
 const NODE = 'wf\nnode';
@@ -35,7 +35,7 @@ function poll(data: Record<string, unknown>, nowMs = Date.now(), activated?: num
 	if (carried.adopt) Object.assign(data, carried.adopt);
 	const record = nextRecord(carried, true, nowMs);
 	data.pollRecord = record;
-	rememberWritten(NODE, data, carried, { state: data.state, pollRecord: record });
+	rememberWritten(NODE, data, { state: data.state, pollRecord: record });
 	return carried;
 }
 /** A user's activation over `data`, as the node plays it; returns its run. */
@@ -72,16 +72,17 @@ describe('carryOn', () => {
 		expect(live.pollRecord).toMatchObject({ everyPollSaved: false });
 	});
 
-	it("an activation's quiet poll seen saved proves nothing (every setup saves it, or none does)", () => {
+	it("a quiet poll's write saved with its mark in the global static data (n8n's save at an activation) proves nothing", () => {
 		const saved: Record<string, unknown> = {};
 		const carried = carryOn(NODE, undefined, saved);
-		saved.pollRecord = nextRecord(carried, true, Date.now(), true);
-		rememberWritten(NODE, saved, carried, { state: undefined, pollRecord: saved.pollRecord as never });
+		const record = nextRecord(carried, true, Date.now());
+		saved.pollRecord = record;
+		rememberWritten(NODE, saved, { state: undefined, pollRecord: record });
+		// Saved with the workflow's static data, the global mark of that write included.
 		const next = clone(saved);
-		expect(poll(next).everyPollSaved).toBe(false);
-		expect(next.pollRecord).toMatchObject({ everyPollSaved: false });
-		// The scheduled quiet poll after it, seen saved: proven.
-		expect(poll(clone(next)).everyPollSaved).toBe(true);
+		expect(carryOn(NODE, record, next, undefined, markOf(record)).everyPollSaved).toBe(false);
+		// Saved without it (a durable cursor saves the node's data alone): proven.
+		expect(carryOn(NODE, record, clone(saved), undefined, 'an older mark').everyPollSaved).toBe(true);
 	});
 
 	it('a newer activation in the global static data than the saved run: a fresh baseline in that run, not whole', () => {
@@ -125,15 +126,7 @@ describe('carryOn', () => {
 		activate(activation);
 		poll(activation); // not saved (durable cursors: the activation's poll is a testing poll)
 		activation.state = 'new';
-		rememberWritten(
-			NODE,
-			activation,
-			{ whole: true, everyPollSaved: false },
-			{
-				state: 'new',
-				pollRecord: activation.pollRecord as never,
-			},
-		);
+		rememberWritten(NODE, activation, { state: 'new', pollRecord: activation.pollRecord as never });
 		const next = clone(old);
 		expect(poll(next).adopt).toMatchObject({ state: 'new' });
 		expect(next.pollRecord).toMatchObject({ run: 2, polls: 2 });

@@ -27,7 +27,7 @@ describe.each(CELLS)('quota alerts, %s subject, n8n saving %s', (shape, saving) 
 		// Elsewhere a quiet poll that re-armed it may have been lost: at least once.
 		expect(afterRestart).toBe(saving === 'durable' ? 0 : 1);
 		for (let i = 0; i < 3; i++) expect(count(await n8n.poll())).toBe(0);
-		expect(n8n.savedGlobal()).toEqual({ partnerAccountInquiryRuns: { trigger: 1 } });
+		expect(n8n.savedGlobal()).toMatchObject({ partnerAccountInquiryRuns: { trigger: 1 } });
 	});
 
 	it('falls, recovers, n8n restarts, falls again meanwhile: two alerts, never a miss', async () => {

@@ -87,7 +87,7 @@ describe.each(SHAPES)('durable cursors, %s subject: activated again, n8n restart
 		for (let i = 0; i < 3; i++) expect(count(await n8n.poll())).toBe(0);
 		await n8n.restart();
 		for (let i = 0; i < 3; i++) expect(count(await n8n.poll())).toBe(0);
-		expect(n8n.savedGlobal()).toEqual({ partnerAccountInquiryRuns: { trigger: 2 } });
+		expect(n8n.savedGlobal()).toMatchObject({ partnerAccountInquiryRuns: { trigger: 2 } });
 	});
 });
 

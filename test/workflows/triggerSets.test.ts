@@ -276,7 +276,7 @@ describe('many customers in one trigger', () => {
 			{},
 		).poll();
 		expect(!result.ok && result.error.message).toBe(
-			'The set of customers has 2 bad entries: line 2: 2 fields, one customer ID expected; line 3 repeats line 1',
+			'The set of customers has 2 bad entries: line 2: one customer ID expected, got 2 fields; line 3 repeats line 1',
 		);
 	});
 });

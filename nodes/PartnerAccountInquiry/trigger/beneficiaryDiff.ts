@@ -77,7 +77,9 @@ export function diffBeneficiaries(
 		entry: entryOf(item, fields),
 	}));
 	const columns = new Columns(fields);
-	const matched = match(state, current, columns);
+	// With Bank Details Changed wanted, a vetted reference ID that now pays another account under
+	// another name is that event (its changes name the account name too), not Removed plus Added.
+	const matched = match(state, current, columns, !wanted.has('beneficiaryBankDetailsChanged'));
 	const events: BeneficiaryChange[] = [];
 	const kept: Array<[string, Entry]> = [];
 	/** Emits the event if it is wanted and fits; says whether the state may move past it. */
@@ -168,13 +170,13 @@ function changesOf(before: Entry, after: Record<string, unknown>, changed: strin
  * Matches the current entries to saved ones (sets `was`); returns the saved keys matched. First
  * within each group, then across the token and reference-ID groups of one beneficiary.
  */
-function match(state: BeneficiaryState, current: Current[], columns: Columns): Set<string> {
+function match(state: BeneficiaryState, current: Current[], columns: Columns, samePayeeOnly: boolean): Set<string> {
 	const saved = new Map<string, string[]>();
 	for (const key of Object.keys(state.entries)) {
 		const group = groupOfKey(key);
 		saved.set(group, [...(saved.get(group) ?? []), key]);
 	}
-	const matcher: Matcher = { state, columns, taken: new Set(), doubtful: new Set() };
+	const matcher: Matcher = { state, columns, samePayeeOnly, taken: new Set(), doubtful: new Set() };
 	const byGroup = new Map<string, Current[]>();
 	for (const now of current) byGroup.set(now.group, [...(byGroup.get(now.group) ?? []), now]);
 	for (const [group, entries] of byGroup) pair(matcher, entries, saved.get(group) ?? []);
@@ -214,6 +216,8 @@ function match(state: BeneficiaryState, current: Current[], columns: Columns): S
 interface Matcher {
 	state: BeneficiaryState;
 	columns: Columns;
+	/** Never pair entries of another payee (another name and other bank details under one ID). */
+	samePayeeOnly: boolean;
 	/** Saved keys matched. */
 	taken: Set<string>;
 	/** Entries, current or saved, that two matches fitted equally well: left unmatched. */
@@ -229,7 +233,7 @@ interface Matcher {
  * changed, say), none is guessed, now or later: the saved ones are reported removed and the
  * current ones added rather than one merged into the wrong one.
  */
-function pair({ state, columns, taken, doubtful }: Matcher, current: Current[], keys: string[]): void {
+function pair({ state, columns, samePayeeOnly, taken, doubtful }: Matcher, current: Current[], keys: string[]): void {
 	const free = keys.filter((key) => !taken.has(key) && !doubtful.has(key));
 	if (free.length === 0) return;
 	const options: Array<{ now: Current; key: string; score: number }> = [];
@@ -241,7 +245,7 @@ function pair({ state, columns, taken, doubtful }: Matcher, current: Current[], 
 				const i = columns.fields.indexOf(field);
 				return i < 0 ? undefined : columns.same(before, now.entry[0], i);
 			};
-			if (isAnotherPayee(same)) continue;
+			if (samePayeeOnly && isAnotherPayee(same)) continue;
 			const identical = before.slice(0, WHOLE_CHARS) === now.entry[0].slice(0, WHOLE_CHARS);
 			const alike = columns.fields.filter((_, i) => columns.same(before, now.entry[0], i) === true).length;
 			const score =

@@ -1,22 +1,11 @@
 /**
  * The beneficiary events' saved state (framework-free): what it keeps of each beneficiary, how a
- * saved one is read back, and how a state of release 0.1.0 is carried on.
- *
- * It keeps no beneficiary object and no secret. Per entry of the list: the digest of its group
- * (core/api/identity.ts: its reference ID, else its token; never the value itself) as its key, a
- * digest of the whole entry (which decides whether it changed), a digest per field (which names
- * the fields that changed, and tells another payee from the same one), the values of a few
- * short, non-secret fields, and the last four characters of the bank details (SUMMARY_FIELDS), so
- * that a removal can say which beneficiary went and a change can say what a status or nickname was
- * and which account it paid before ("****1234"). Bank details are never kept whole.
- *
- * Digest sizes (Base64 characters, 6 bits each), so that a collision is no practical event for
- * 10 million beneficiaries: a group key 12 (72 bits: two of 10 million share one with odds of
- * about 1 in 10^8), the whole entry 8 (48 bits: one change in 2.8 * 10^14 goes unseen), the
- * payee fields (bank details, account name) 6 (36 bits: compared only within one beneficiary's
- * entries, when one changed; one such comparison in 6.9 * 10^10 is fooled), and every other
- * field 3, as before (they only name which fields changed; the whole-entry digest decides that
- * one did). 10,000 beneficiaries keep about 1.7 MB (the objects themselves are 4.4 MB).
+ * saved one is read back, and how a state of release 0.1.0 is carried on. No beneficiary object and
+ * no secret: per entry, the digest of its group (its reference ID, else its token) as its key, a
+ * digest of the whole entry (did it change), one per field (which fields; another payee or the
+ * same), a few short non-secret values and the bank details' last four (SUMMARY_FIELDS), so that a
+ * removal or change can say which payee and what it was ("****1234"). Digest widths and their odds
+ * of a collision: docs/reliability.md; 10,000 beneficiaries keep about 1.9 MB.
  */
 import { BANK_DETAIL_FIELDS, canonical, PAYEE_FIELDS } from '../shared/core/api/identity';
 import { ACCOUNT_MASK, maskAccount } from '../shared/core/redaction';
@@ -229,21 +218,9 @@ export function readBeneficiaryState(saved: unknown, question: string): StateRea
 	// Version 3 in this version's form: the same entries, with the bank details' tails unknown (null). A
 	// change reported before an entry is written again says `before: null` for them, as version 3 did.
 	const tails = KEPT_BY_TAIL.map(() => null);
-	const migrated = Object.fromEntries(
-		Object.entries(entries as Record<string, Entry>).map(([key, entry]): [string, Entry] => [
-			key,
-			[...entry, ...tails],
-		]),
-	);
-	return {
-		state: {
-			version: BENEFICIARY_STATE_VERSION,
-			kind: 'beneficiaries',
-			question,
-			fields: fields as string[],
-			entries: migrated,
-		},
-	};
+	const migrated: Record<string, Entry> = {};
+	for (const [key, entry] of Object.entries(entries as Record<string, Entry>)) migrated[key] = [...entry, ...tails];
+	return { state: { ...(saved as BeneficiaryState), version: BENEFICIARY_STATE_VERSION, entries: migrated } };
 }
 
 function isEntry(value: unknown, summaryLength: number): value is Entry {

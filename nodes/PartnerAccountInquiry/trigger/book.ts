@@ -4,15 +4,8 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import {
-	activationRun,
-	nextRecord,
-	NODE_DATA_KEYS,
-	readPollRecord,
-	recordActivation,
-	type Carried,
-	type PollMemory,
-} from './pollMemory';
+import { NODE_DATA_KEYS, type Carried, type PollMemory } from './pollMemory';
+import { activationRun, markWrite, nextRecord, readPollRecord, recordActivation, savedMark } from './pollRecord';
 
 /**
  * `whole`: the state carried on from holds every earlier poll's finding. `activating`: the poll n8n
@@ -22,8 +15,11 @@ import {
  */
 export type Book = { whole: boolean; activating: boolean; mayReport: boolean; write: (quiet: boolean) => void };
 
+/** n8n-core's poll budget where n8n sets none of its own (every poll but 2.x's scheduled ones). */
+const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
+
 /** The trigger node, across polls and activations: its workflow and node IDs. */
-const nodeName = (fn: IPollFunctions) => `${fn.getWorkflow().id ?? ''}\n${fn.getNode().id}`;
+export const nodeName = (fn: IPollFunctions) => `${fn.getWorkflow().id ?? ''}\n${fn.getNode().id}`;
 
 export function warn(fn: IPollFunctions, problem: string, outcome: string): void {
 	fn.logger.warn(
@@ -41,12 +37,18 @@ export function warn(fn: IPollFunctions, problem: string, outcome: string): void
  */
 export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDataObject): Book {
 	const node = nodeName(fn);
-	const first = memory.firstPollOf(fn);
-	// n8n's default poller makes one context per activation; 2.x's poll scheduler one per poll, always
-	// in activation mode 'update', so none of its polls counts as a user's activation: the poll it
-	// runs at a user's activation does, but is saved only if it emits (this process carries it on).
-	const activating = first && fn.getActivationMode() === 'activate';
-	const startup = first && fn.getActivationMode() === 'init';
+	const { first, reused } = memory.firstPollOf(fn, node);
+	// n8n's default poller makes one context per activation and reuses it; 2.x's poll scheduler one
+	// per poll, always in mode 'update'. So a new context is a user's activation ('activate'), n8n
+	// starting ('init'), or, where contexts are reused, a saved edit of the active workflow ('update'):
+	// n8n counts a failure of such a poll as the workflow failing to activate, so none reports.
+	// 2.x's scheduler gives its polls a budget (45 s less a margin, by default), its activation polls
+	// and n8n's default poller n8n-core's default of 5 minutes (1.x none).
+	const budget = (fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.();
+	const scheduled = budget !== undefined && budget !== DEFAULT_POLL_BUDGET_MS && !reused;
+	const mode = fn.getActivationMode();
+	const activating = first && mode === 'activate';
+	const startup = first && (mode === 'init' || (mode === 'update' && !scheduled));
 	const global = fn.getWorkflowStaticData('global');
 	const { id } = fn.getNode();
 	if (activating) {
@@ -62,7 +64,7 @@ export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDa
 	if (damage) delete staticData.pollRecord;
 	// A damaged record names no run: carried on from, as one of the last activation.
 	const activated = damage ? undefined : activationRun(global, id);
-	const carried: Carried = memory.carryOn(node, reading.state, staticData, activated);
+	const carried: Carried = memory.carryOn(node, reading.state, staticData, activated, savedMark(global, id));
 	if (carried.fresh) {
 		for (const key of NODE_DATA_KEYS) delete staticData[key];
 	} else if (carried.adopt) {
@@ -78,10 +80,11 @@ export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDa
 		activating,
 		mayReport: !activating && !startup,
 		write: (quiet) => {
-			const record = nextRecord(carried, quiet, Date.now(), activating || startup);
+			const record = nextRecord(carried, quiet, Date.now());
 			staticData.pollRecord = record as unknown as IDataObject;
+			markWrite(global, id, record);
 			const { state } = staticData;
-			memory.rememberWritten(node, staticData, carried, { state, pollRecord: record }, damage?.digest);
+			memory.rememberWritten(node, staticData, { state, pollRecord: record }, damage?.digest);
 		},
 	};
 }

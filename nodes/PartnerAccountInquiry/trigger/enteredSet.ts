@@ -53,12 +53,8 @@ export function quotaEntryValues(entry: EnteredEntry): { values: Record<string, 
 	const method = (entry.fields[0] ?? '').toUpperCase();
 	const rules = quotaFieldsFor(method);
 	if (entry.fields.length > rules.length + 1) {
-		const names = rules.map((rule) => rule.label.toLowerCase()).join(', ');
-		throw new ValidationError(
-			'subjects',
-			`at most ${rules.length + 1} fields`,
-			`${entry.fields.length} fields, at most ${rules.length + 1}: ${names} and threshold`,
-		);
+		const [rule, names] = [`at most ${rules.length + 1} fields`, rules.map((r) => r.label.toLowerCase()).join(', ')];
+		throw new ValidationError('subjects', rule, `${entry.fields.length} fields, ${rule}: ${names} and threshold`);
 	}
 	const values: Record<string, string> = {};
 	rules.forEach((rule, i) => (values[rule.name] = i === 0 ? method : (entry.fields[i] ?? '')));
@@ -79,9 +75,7 @@ export function checkSet<T>(
 	masked: (entry: EnteredEntry) => string[] = () => [],
 ): Array<{ where: string; value: T }> {
 	const what = field === 'customers' ? 'The set of customers' : 'The set of quota subjects';
-	if (entries.length === 0) {
-		throw new ValidationError(field, 'at least one entry', `${what} holds no entry: add at least one`);
-	}
+	if (entries.length === 0) throw new ValidationError(field, 'at least one entry', `${what} holds no entry: add one`);
 	if (entries.length > MAX_SET_SIZE) {
 		throw new ValidationError(
 			field,

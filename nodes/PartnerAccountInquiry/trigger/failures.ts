@@ -10,7 +10,7 @@
  */
 import { UNKNOWN_RETRY_SCHEDULE_MINUTES } from '../shared/core/api/resultCodes';
 import { ApiResultError, ListingChangedError, PartnerError, WatchedSetError } from '../shared/core/errors';
-import { isRecord } from './savedState';
+import { shaped, text, whole } from './savedState';
 import type { EndedFailure } from './watchState';
 
 /** Polls in a row that find a list changing while they read it before that is reported. */
@@ -48,6 +48,8 @@ export const UNKNOWN_RETRY_MINUTES = UNKNOWN_RETRY_SCHEDULE_MINUTES[0];
 const UNKNOWN_BACKOFF_HOURS = (UNKNOWN_RETRY_SCHEDULE_MINUTES.reduce((a, b) => a + b, 0) / 60).toFixed(1);
 const stepMinutes = (unknowns: number) => UNKNOWN_RETRY_SCHEDULE_MINUTES[Math.min(unknowns, UNKNOWN_REPEATS) - 1];
 
+const isBackoff = shaped({ question: text, unknowns: (n) => whole(n) && n >= 1, nextPollAt: whole });
+
 /**
  * Why a saved episode's back-off is one the API cannot have asked for, if it is: not of its shape,
  * saying support was told before the 8th answer U (which would silence that report), or ending
@@ -55,18 +57,9 @@ const stepMinutes = (unknowns: number) => UNKNOWN_RETRY_SCHEDULE_MINUTES[Math.mi
  * is dropped with its episode, with a warning, and the entry is asked at once.
  */
 export function backoffProblem(failure: Failure, nowMs: number): string | undefined {
-	const backoff: unknown = failure.backoff;
-	const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+	const backoff = failure.backoff;
 	if (backoff === undefined) return undefined;
-	if (
-		!isRecord(backoff) ||
-		typeof backoff.question !== 'string' ||
-		!whole(backoff.unknowns) ||
-		backoff.unknowns < 1 ||
-		!whole(backoff.nextPollAt)
-	) {
-		return 'its back-off after status U is not of the expected shape';
-	}
+	if (!isBackoff(backoff)) return 'its back-off after status U is not of the expected shape';
 	if (failure.reported === 2 && backoff.unknowns <= UNKNOWN_REPEATS) {
 		return `its back-off after status U says support was told after ${backoff.unknowns} answers U, fewer than the API's ${UNKNOWN_REPEATS + 1}`;
 	}

@@ -10,11 +10,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PollBudgetError } from '../shared/core/errors';
+import { maskBankDetails } from '../shared/core/redaction';
 import type { ListingSize } from '../shared/endpoints/beneficiaries';
 import { toNodeError } from '../shared/errorMapping';
 import { ApiSession } from '../shared/transport/session';
 import { MAX_EVENTS_PER_POLL } from './beneficiaryDiff';
-import { openBook, warn } from './book';
+import { nodeName, openBook, warn } from './book';
 import {
 	activationError,
 	backoffProblem,
@@ -30,8 +31,8 @@ import { dueOrder, readWithinBudget, typicalPages } from './pollPlan';
 import { watchOf, type Watch, type WatchedEntry } from './watch';
 import {
 	MAX_HELD_EVENTS,
+	emptyState,
 	readWatchState,
-	WATCH_STATE_VERSION,
 	type EndedFailure,
 	type EntryRecord,
 	type HeldEvent,
@@ -58,7 +59,8 @@ export async function pollTrigger(fn: IPollFunctions, memory: PollMemory): Promi
 			const items = await watch.entries[0].sample(session);
 			return items.length > 0 ? [items.map((json) => ({ json }))] : null;
 		}
-		return await pollWatch(fn, memory, session, watch);
+		// One poll of a node at a time: a cron tick that comes while one still runs does nothing.
+		return await memory.alone(nodeName(fn), async () => await pollWatch(fn, memory, session, watch));
 	} catch (error) {
 		// Nothing from a failed poll is emitted; the next successful poll emits what this one missed.
 		throw toNodeError(fn.getNode(), error, 0);
@@ -90,12 +92,8 @@ async function pollWatch(
 		if (before.ended[entry.key]) ended[entry.key] = before.ended[entry.key];
 		const own = record.state === undefined ? {} : entry.readState(record.state);
 		const named = (problem: string) => (one ? problem : `${entry.label}: ${problem}`);
-		if (own.problem)
-			warn(
-				fn,
-				named(own.problem),
-				`${one ? 'this poll' : 'that entry'} records a fresh baseline and reports no change`,
-			);
+		const anew = `${one ? 'this poll' : 'that entry'} records a fresh baseline and reports no change`;
+		if (own.problem) warn(fn, named(own.problem), anew);
 		saved.set(entry.key, own.state);
 		// A back-off the API could not have asked for (edited, a clock stepped back): dropped with its episode, asked at once.
 		const damage = record.failure && backoffProblem(record.failure, now);
@@ -103,6 +101,35 @@ async function pollWatch(
 		if (damage) delete record.failure;
 	}
 	const held = before.held.filter((event) => byKey.has(event.key));
+	const pendingOf = (live?: Map<string, unknown>): Pending[] =>
+		watch.entries.flatMap(({ key, label, where }) => {
+			const failure = entries[key].failure;
+			const going = failure && stageOf(failure) > failure.reported ? failure : undefined;
+			return going || ended[key] ? [{ label, where, failure: going, ended: ended[key], error: live?.get(key) }] : [];
+		});
+	/** Writes the state after this poll; a report marks every episode reported and throws. */
+	const finish = (queue: HeldEvent[], emitted: HeldEvent[], report?: Pending[], pace = before.pace) => {
+		if (report) {
+			for (const { key } of watch.entries) {
+				const failure = entries[key].failure;
+				if (failure) entries[key].failure = { ...failure, reported: stageOf(failure) };
+			}
+		}
+		const last = report ? 'reported' : emitted.length > 0 ? 'emitted' : 'quiet';
+		const held = queue.slice(emitted.length);
+		const state: WatchState = { ...emptyState(watch.family), turn, entries, held, ended: report ? {} : ended, last };
+		if (pace) state.pace = pace;
+		staticData.state = state as unknown as IDataObject;
+		delete staticData.unknownBackoff;
+		delete staticData.listUnsettled;
+		book.write(emitted.length === 0 && !report);
+		if (report) throw reportError(report, watch.entries.length, now);
+		return emitted.length > 0 ? [emitted.map(({ json }) => ({ json }))] : null;
+	};
+	// Reports due from earlier polls go first, by a poll that reads nothing: no n8n setup saves a poll
+	// that throws, so what it read would be lost to a restart. Never two such polls in a row.
+	const dueReports = pendingOf();
+	if (dueReports.length > 0 && book.mayReport && before.last !== 'reported') return finish(held, [], dueReports);
 
 	const due = dueOrder(
 		watch.entries.map((entry) => entry.key),
@@ -169,18 +196,17 @@ async function pollWatch(
 		}
 	}
 
-	const pending: Pending[] = [];
-	for (const { key, label, where } of watch.entries) {
-		const failure = entries[key].failure;
-		const going = failure && stageOf(failure) > failure.reported ? failure : undefined;
-		if (going || ended[key]) pending.push({ label, where, failure: going, ended: ended[key], error: live.get(key) });
-	}
+	// A poll that moved no state and has no events reports what it found at once (one subject's
+	// failure, say); otherwise the report waits for the next poll, which reads nothing.
+	const pending = pendingOf(live);
 	const hasEvents = held.length > 0 || found.some(({ compared }) => compared.events.length > 0);
-	const report = pending.length > 0 && book.mayReport && (!hasEvents || before.last === 'emitted');
-
+	if (pending.length > 0 && book.mayReport && !hasEvents && !found.some(({ compared }) => compared.moved())) {
+		return finish(held, [], pending, reads.pace);
+	}
 	// Events in the order found (held ones first), the state moving past each: at most the cap now,
-	// the rest held as found; what does not fit in the held queue either stays in its entry's list.
-	let room = (report ? 0 : MAX_EVENTS_PER_POLL) + MAX_HELD_EVENTS - held.length;
+	// the rest held as found, their bank details masked (the state never keeps them whole); what does
+	// not fit in the held queue either stays in its entry's list.
+	let room = MAX_EVENTS_PER_POLL + MAX_HELD_EVENTS - held.length;
 	const queue: HeldEvent[] = [...held];
 	for (const { entry, value, compared } of found) {
 		const record = entries[entry.key];
@@ -192,28 +218,11 @@ async function pollWatch(
 		record.held = compared.held;
 		queue.push(...events.map((json) => ({ key: entry.key, json })));
 	}
-	const emitted = report ? [] : queue.slice(0, MAX_EVENTS_PER_POLL);
-	if (report) {
-		for (const { key } of watch.entries) {
-			const failure = entries[key].failure;
-			if (failure) entries[key].failure = { ...failure, reported: stageOf(failure) };
-		}
-	}
-	const state: WatchState = {
-		version: WATCH_STATE_VERSION,
-		kind: 'watch',
-		family: watch.family,
-		turn,
-		entries,
-		held: queue.slice(emitted.length),
-		ended: report ? {} : ended,
-		last: report ? 'reported' : emitted.length > 0 ? 'emitted' : 'quiet',
-		...(reads.outcomes.size > 0 ? { pace: reads.pace } : before.pace ? { pace: before.pace } : {}),
-	};
-	staticData.state = state as unknown as IDataObject;
-	delete staticData.unknownBackoff;
-	delete staticData.listUnsettled;
-	book.write(emitted.length === 0 && !report);
-	if (report) throw reportError(pending, watch.entries.length, now);
-	return emitted.length > 0 ? [emitted.map(({ json }) => ({ json }))] : null;
+	const emitted = queue.slice(0, MAX_EVENTS_PER_POLL);
+	const stay = queue
+		.slice(MAX_EVENTS_PER_POLL)
+		.map((event, i) =>
+			i + MAX_EVENTS_PER_POLL < held.length ? event : { ...event, json: maskBankDetails(event.json) },
+		);
+	return finish([...emitted, ...stay], emitted, undefined, reads.outcomes.size > 0 ? reads.pace : before.pace);
 }

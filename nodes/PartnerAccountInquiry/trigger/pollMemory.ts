@@ -1,52 +1,16 @@
 /**
- * What a poll knows of the polls before it, beyond the static data it was given. Framework-free.
- *
- * n8n does not save every poll's static data, and which ones depends on the setup: the default
- * poller saves a poll that emits and the one it runs at activation; 2.x's poll scheduler gives each
- * poll a fresh copy of what was saved and saves a poll that emits, and its durable cursors every
- * poll but one that throws and an activation's that emits nothing. The node does not ask n8n which;
- * it looks at what comes back:
- *
- * - Every poll that writes leaves a record beside its state: its run of states (`born`, and `run`:
- *   which activation of the node), how many polls wrote it, whether the poll emitted nothing
- *   (`quiet`) and whether it was the poll n8n runs at an activation or a start (`activation`).
- * - This process remembers the last data it wrote per trigger node. A poll given older data than
- *   that (a poll n8n did not save) carries on from the remembered data, and its own write saves it
- *   where n8n saves this poll. Only an n8n restart (or another main, or the memory bound) loses it.
- * - Between two runs the higher `run` wins: an activation counts one more than any run the node
- *   saw, so a run a deactivation left behind never overrides a newer activation, whatever the clock.
- * - An activation writes its run to the workflow's global static data too, which n8n's activator
- *   saves on every setup: a poll whose data is of an older run knows the activation's poll was not
- *   saved (durable cursors: a testing poll) and takes a fresh baseline, as the activation did.
- * - The write of a quiet poll that was no activation's, come back in a fresh copy, proves that
- *   every poll is saved here (an activation's poll proves nothing: every setup saves it, or none).
- *   The record says so (`everyPollSaved`), across restarts too, until a write is seen lost. The
- *   state holds every earlier poll's finding (`whole`, which quotaState.ts needs to alert exactly
- *   once) when it is the last this process wrote, or after a restart when its record says so.
+ * What a poll knows of the polls before it, beyond the static data it was given (framework-free).
+ * n8n saves some polls' static data and not others, by setup (docs/internals.md, Restarts); the
+ * node does not ask which, it looks at what comes back. Every write leaves a record beside the
+ * state (its run of writes, which activation, how many polls, whether quiet) and a mark in the
+ * global static data, which only n8n's save of the whole workflow keeps. This process remembers
+ * what it last wrote per node and carries on from it when n8n gives an older copy; the higher
+ * activation count wins, never the clock. A quiet poll's write come back in a fresh copy without
+ * its global mark proves every poll is saved (`everyPollSaved`, kept across restarts until a write
+ * is seen lost): then the state holds every earlier poll's finding (`whole`, quotaState.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
-
-import { isRecord, type StateReading } from './savedState';
-
-export const POLL_RECORD_VERSION = 1;
-
-export interface PollRecord {
-	version: typeof POLL_RECORD_VERSION;
-	/** Random, made when a node's data starts anew (an activation): names this run of writes. */
-	born: string;
-	/** Which activation of the node this run is (records written before it had none: read as 0). */
-	run: number;
-	/** The polls that wrote this run so far. */
-	polls: number;
-	/** When the last of them wrote (epoch ms; informational: no decision reads the clock). */
-	at: number;
-	/** Whether it emitted nothing (records written before it had none: read as false). */
-	quiet: boolean;
-	/** Whether a quiet poll's write was seen saved, with no write lost since (none: false). */
-	everyPollSaved: boolean;
-	/** Written by the poll n8n runs at an activation or a start (none: false). */
-	activation?: boolean;
-}
+import { markOf, readPollRecord, type PollRecord } from './pollRecord';
+import { digest } from './savedState';
 
 /**
  * The node's static data this module carries: the state and the record (and what 0.1.0 and 0.2.0
@@ -55,58 +19,10 @@ export interface PollRecord {
 export const NODE_DATA_KEYS = ['state', 'pollRecord', 'unknownBackoff', 'listUnsettled'] as const;
 export type NodeData = Partial<Record<(typeof NODE_DATA_KEYS)[number], unknown>>;
 
-/** More polls than a run can count (one a second for 34,000 years): a record claiming more is damage. */
-const MAX_POLLS = 2 ** 40;
-const whole = (n: unknown, max = Number.MAX_SAFE_INTEGER): n is number =>
-	typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= max;
-
-/** The saved poll record; none is what a release before it saved (carried on, as not known to be whole). */
-export function readPollRecord(saved: unknown): StateReading<PollRecord> {
-	if (saved === undefined || saved === null) return {};
-	if (
-		!isRecord(saved) ||
-		saved.version !== POLL_RECORD_VERSION ||
-		typeof saved.born !== 'string' ||
-		!whole(saved.polls, MAX_POLLS) ||
-		saved.polls < 1 ||
-		!(saved.run === undefined || whole(saved.run, MAX_POLLS)) ||
-		!whole(saved.at) ||
-		!(saved.quiet === undefined || typeof saved.quiet === 'boolean') ||
-		!(saved.everyPollSaved === undefined || typeof saved.everyPollSaved === 'boolean') ||
-		!(saved.activation === undefined || typeof saved.activation === 'boolean')
-	) {
-		return { problem: 'its poll record is not of the expected shape' };
-	}
-	const { born, polls, at } = saved;
-	const run = (saved.run as number | undefined) ?? 0;
-	const [quiet, everyPollSaved] = [saved.quiet === true, saved.everyPollSaved === true];
-	const activation = saved.activation === true ? { activation: true } : {};
-	return { state: { version: POLL_RECORD_VERSION, born, run, polls, at, quiet, everyPollSaved, ...activation } };
-}
-
-/** The key of the workflow's global static data that holds, per trigger node ID, its last activation's run. */
-export const ACTIVATION_RUNS_KEY = 'partnerAccountInquiryRuns';
-
-/** The run of the node's last activation, as the workflow's global static data holds it (none: undefined). */
-export function activationRun(global: Record<string, unknown>, nodeId: string): number | undefined {
-	const runs = global[ACTIVATION_RUNS_KEY];
-	const run = isRecord(runs) ? runs[nodeId] : undefined;
-	// Below the bound, so that the next activation's run (one more) is still one a record may hold.
-	return whole(run, MAX_POLLS - 1) ? run : undefined;
-}
-
-/** Writes an activation's run for the node (one assignment of the key: n8n sees a write inside it only so). */
-export function recordActivation(global: Record<string, unknown>, nodeId: string, run: number): void {
-	const runs = global[ACTIVATION_RUNS_KEY];
-	global[ACTIVATION_RUNS_KEY] = { ...(isRecord(runs) ? runs : {}), [nodeId]: run };
-}
-
 /**
- * Trigger node -> what this process last wrote for it (or, `record` absent, the run it has just
- * started). Bounded by bytes, the least recently written first: a state larger than
- * SHED_STATE_CHARS loses its state first (the record is kept), then whole entries go; a node
- * forgotten so carries on at its next poll as after a restart. 64 MiB hold about 200,000 quota
- * triggers, or 30 triggers of 10,000 beneficiaries beside thousands of quota triggers.
+ * What this process last wrote for a node (`record` absent: the run it has just started). A node
+ * forgotten for memory carries on as after a restart. 64 MiB hold about 200,000 quota triggers, or
+ * 30 triggers of 10,000 beneficiaries beside thousands of quota triggers.
  */
 interface Remembered {
 	run: number;
@@ -154,14 +70,34 @@ export class PollMemory {
 	private readonly writtenInto = new WeakSet<object>();
 	/** Poll contexts seen: n8n's default poller makes one per activation and reuses it for every poll of it. */
 	private readonly contexts = new WeakSet<object>();
+	/** Nodes whose poll context was seen polling twice (the default poller): a new context of theirs is an activation's. */
+	private readonly reusing = new Set<string>();
+	/** Nodes with a poll in progress: a poll that overlaps it (a cron tick before it ended) does nothing. */
+	private readonly polling = new Set<string>();
 
 	constructor(private readonly budgetChars = MEMORY_BUDGET_CHARS) {}
 
-	/** Whether `context` polls for the first time (its first poll is its activation's or n8n's start's). */
-	firstPollOf(context: object): boolean {
-		if (this.contexts.has(context)) return false;
-		this.contexts.add(context);
-		return true;
+	/**
+	 * Whether `context` polls for the first time for `node`: the poll n8n runs at an activation or a
+	 * start, or, where contexts are not reused (2.x's scheduler makes one per poll), any poll.
+	 * `reused`: contexts of this node were seen polling twice (the default poller).
+	 */
+	firstPollOf(context: object, node: string): { first: boolean; reused: boolean } {
+		const first = !this.contexts.has(context);
+		if (first) this.contexts.add(context);
+		else this.reusing.add(node);
+		return { first, reused: this.reusing.has(node) };
+	}
+
+	/** Runs `poll` unless a poll of `node` is in progress (then: null, nothing read or written). */
+	async alone<T>(node: string, poll: () => Promise<T>): Promise<T | null> {
+		if (this.polling.has(node)) return null;
+		this.polling.add(node);
+		try {
+			return await poll();
+		} finally {
+			this.polling.delete(node);
+		}
 	}
 
 	/**
@@ -169,15 +105,21 @@ export class PollMemory {
 	 * (`staticData`, the object n8n gave it) and the run of the node's last activation in the
 	 * workflow's global static data (`activated`; none: a release before it, or a damaged record).
 	 */
-	carryOn(node: string, saved: PollRecord | undefined, staticData: object, activated?: number): Carried {
-		const carried = this.follow(node, saved, staticData);
+	carryOn(
+		node: string,
+		saved: PollRecord | undefined,
+		staticData: object,
+		activated?: number,
+		mark?: unknown,
+	): Carried {
+		const carried = this.follow(node, saved, staticData, mark);
 		const run = carried.record?.run ?? carried.run ?? 0;
 		// A newer activation than any data the poll has: its poll was not saved, and its baseline is lost.
 		if (activated !== undefined && activated > run) return { fresh: true, run: activated, whole: false, ...unproven };
 		return carried;
 	}
 
-	private follow(node: string, saved: PollRecord | undefined, staticData: object): Carried {
+	private follow(node: string, saved: PollRecord | undefined, staticData: object, mark: unknown): Carried {
 		const mine = this.remembered.get(node);
 		// An n8n restart (or this node forgotten for memory): the saved data, whole if its record says every
 		// poll is saved (which a restart does not change).
@@ -189,9 +131,9 @@ export class PollMemory {
 		if (saved?.born === last.born) {
 			if (saved.polls === last.polls) {
 				// The last write of this process came back, in a copy of its own (not the object it wrote
-				// into): it was saved. A quiet poll's (not an activation's) proves every poll is saved here.
+				// into): it was saved. A quiet poll's, saved without its global mark, proves every poll is.
 				const fresh = !this.writtenInto.has(staticData);
-				const everyPollSaved = fresh && ((last.quiet && !last.activation) || saved.everyPollSaved);
+				const everyPollSaved = fresh && ((last.quiet && mark !== markOf(last)) || saved.everyPollSaved);
 				return { record: saved, whole: true, everyPollSaved };
 			}
 			// Written since by another process (another main): carry on from it.
@@ -204,14 +146,10 @@ export class PollMemory {
 		return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed, ...unproven };
 	}
 
-	/**
-	 * This process wrote `data` (its record included) into `staticData` for `node`, carrying on as
-	 * `carried`, having dropped the damaged record `dropped` (a digest).
-	 */
+	/** This process wrote `data` (its record included) into `staticData` for `node`, having dropped the damaged record `dropped` (a digest). */
 	rememberWritten(
 		node: string,
 		staticData: object,
-		carried: Carried,
 		data: NodeData & { pollRecord: PollRecord },
 		dropped?: string,
 	): void {
@@ -225,10 +163,8 @@ export class PollMemory {
 	 * dropped at every poll, with one warning.
 	 */
 	damagedRecord(node: string, saved: unknown): { digest: string; news: boolean } {
-		const digest = createHash('sha256')
-			.update(JSON.stringify(saved) ?? '')
-			.digest('base64url');
-		return { digest, news: this.remembered.get(node)?.dropped !== digest };
+		const seen = digest(JSON.stringify(saved) ?? '', 16);
+		return { digest: seen, news: this.remembered.get(node)?.dropped !== seen };
 	}
 
 	/**
@@ -251,6 +187,7 @@ export class PollMemory {
 		this.remembered.delete(node);
 	}
 
+	/** Remembers `entry`; over budget, the least recently written give way: big states first, then whole entries. */
 	private remember(node: string, entry: Omit<Remembered, 'chars'>): void {
 		const dropped = entry.dropped ?? this.remembered.get(node)?.dropped;
 		this.forget(node);
@@ -271,21 +208,4 @@ export class PollMemory {
 			}
 		}
 	}
-}
-
-/** The record of a poll that writes after `carried`: whether it emitted nothing, and was an activation's. */
-export function nextRecord(carried: Carried, quiet: boolean, nowMs: number, activation = false): PollRecord {
-	const previous = carried.record;
-	const run = previous ? previous.run + (previous.polls >= MAX_POLLS ? 1 : 0) : (carried.run ?? 1);
-	const carries = previous !== undefined && run === previous.run;
-	return {
-		version: POLL_RECORD_VERSION,
-		born: carries ? previous.born : randomBytes(9).toString('base64url'),
-		run,
-		polls: carries ? previous.polls + 1 : 1,
-		at: nowMs,
-		quiet,
-		everyPollSaved: carries && carried.everyPollSaved,
-		...(activation ? { activation } : {}),
-	};
 }

@@ -64,10 +64,7 @@ export async function readWithinBudget<T>(
 	read: (key: string, signal: AbortSignal, priority: number) => Promise<T>,
 ): Promise<PollReads<T>> {
 	const { width, readAll, now } = options;
-	const first = options.pace ?? {
-		roundTripMs: FIRST_ROUND_TRIP_MS,
-		msPerRequest: FIRST_ROUND_TRIP_MS / width,
-	};
+	const first = options.pace ?? { roundTripMs: FIRST_ROUND_TRIP_MS, msPerRequest: FIRST_ROUND_TRIP_MS / width };
 	const solo =
 		!readAll &&
 		due.length > 0 &&
@@ -76,9 +73,8 @@ export async function readWithinBudget<T>(
 	const outcomes = new Map<string, Settled<T>>();
 	const budget = options.deadline(Math.max(1, budgetMs));
 	const started = now();
-	let outstanding = 0;
-	let next = 0;
-	let inProgress = 0;
+	// Requests started and not answered, entries started, entries in progress.
+	let [outstanding, next, inProgress] = [0, 0, 0];
 	const limit = solo ? 1 : width * MAX_IN_PROGRESS_PER_SLOT;
 	// One listener on the budget, one controller per entry: hundreds of entries would otherwise
 	// each add a listener to one signal.

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { QuotaEvent } from './events';
-import { headerProblem, type StateReading } from './savedState';
+import { finite, flag, headerProblem, shaped, text, whole, type StateReading } from './savedState';
 
 /** The quota state's format (version 3 since release 0.1.0); another is damage (a fresh baseline and a warning). */
 export const QUOTA_STATE_VERSION = 3;
@@ -58,20 +58,13 @@ export function quotaEvents(
 	return { fired, previousAmount: state.amount, next: { ...state, amount, below, serial } };
 }
 
+const isQuotaShape = shaped({ born: text, serial: (n) => whole(n) && n >= 1, amount: finite, below: flag });
+
 /** The saved quota state, if it is one of this question. */
 export function readQuotaState(saved: unknown, question: string): StateReading<QuotaState> {
 	const problem = headerProblem(saved, 'quota', [QUOTA_STATE_VERSION]);
 	if (problem !== undefined) return problem ? { problem } : {};
 	const state = saved as QuotaState;
-	if (
-		typeof state.born !== 'string' ||
-		!Number.isSafeInteger(state.serial) ||
-		state.serial < 1 ||
-		typeof state.amount !== 'number' ||
-		!Number.isFinite(state.amount) ||
-		typeof state.below !== 'boolean'
-	) {
-		return { problem: 'its quota fields are not of the expected shape' };
-	}
+	if (!isQuotaShape(state)) return { problem: 'its quota fields are not of the expected shape' };
 	return state.question === question ? { state } : {};
 }

@@ -27,6 +27,25 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A check of a saved value (static data can be edited, imported or left by an older release). */
+export type Check = (value: unknown) => boolean;
+export const whole = (n: unknown, max = Number.MAX_SAFE_INTEGER): n is number =>
+	typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= max;
+export const text: Check = (value) => typeof value === 'string';
+export const flag: Check = (value) => typeof value === 'boolean';
+export const finite: Check = (value) => typeof value === 'number' && Number.isFinite(value);
+export function optional(ok: Check): Check {
+	return (value) => value === undefined || ok(value);
+}
+/** A record whose fields pass their checks. */
+export function shaped(fields: Record<string, Check>): Check {
+	return (value) => isRecord(value) && Object.entries(fields).every(([name, ok]) => ok(value[name]));
+}
+/** A record whose every value passes `ok`. */
+export function every(ok: Check): Check {
+	return (value) => isRecord(value) && Object.values(value).every(ok);
+}
+
 /** A saved state read back: none (nothing saved, another question: silently anew), or a `problem` (damage: a warning, anew). */
 export type StateReading<S> = { state?: S; problem?: string };
 

@@ -65,8 +65,11 @@ export interface WatchedEntry {
 	sample: (session: ApiSession) => Promise<IDataObject[]>;
 }
 
-/** `held`: the read was the saved state as it was (one read of a list). */
-type Compared = { events: IDataObject[]; next: unknown; held: boolean };
+/**
+ * `held`: the read was the saved state as it was (one read of a list); `moved`: the state moved in
+ * a way a restart must not lose (a baseline, a re-armed alert, a list that changed).
+ */
+type Compared = { events: IDataObject[]; next: unknown; held: boolean; moved: () => boolean };
 
 /** What a trigger watches: its family, the events picked, whether a set (Watch Many), and the entries. */
 export type Watch = { family: Family; events: ReadonlySet<TriggerEvent>; many: boolean; entries: WatchedEntry[] };
@@ -204,14 +207,16 @@ function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context)
 				const quota = read as IDataObject;
 				const state = saved as QuotaState | undefined;
 				const outcome = quotaEvents(wanted, state, key, quota.availableQuotaAmount as number, threshold, whole);
+				const { below, amount } = outcome.next;
+				const moved = () => !state || below !== state.below || amount !== state.amount;
 				// Over the cap: nothing emitted and the state stays (none: no baseline yet), so a later poll fires it.
-				if (outcome.fired.length > cap) return { events: [], next: state, held: false };
+				if (outcome.fired.length > cap) return { events: [], next: state, held: false, moved: () => false };
 				const events = outcome.fired.map((event) => {
 					const json: IDataObject = { ...quota, event, ...naming, previousAmount: outcome.previousAmount ?? null };
 					if (event === 'quotaBelowThreshold') json.threshold = threshold;
 					return json;
 				});
-				return { events, next: outcome.next, held: false };
+				return { events, next: outcome.next, held: false, moved };
 			},
 			sample: async (s) => [{ ...(await getQuota(s, question)), event: [...wanted][0], ...naming }],
 		};
@@ -234,13 +239,8 @@ function beneficiaryEntries(
 				enteredEntries(fn, SET_PARAMETERS.customers, (row) => [String(row.customerId ?? '').trim()]),
 				(entry) => {
 					const [customerId = '', ...more] = entry.fields;
-					if (more.length > 0)
-						throw new ValidationError(
-							'customers',
-							'one customer ID a line',
-							`${entry.fields.length} fields, one customer ID expected`,
-						);
-					if (customerId === '') throw new ValidationError('customers', 'a customer ID', 'no customer ID');
+					const got = more.length > 0 ? `${entry.fields.length} fields` : customerId === '' ? 'nothing' : '';
+					if (got) throw new ValidationError('customers', 'one customer ID', `one customer ID expected, got ${got}`);
 					return { customerId, question: ask(customerId) };
 				},
 				(c) => c.customerId,
@@ -270,12 +270,14 @@ function beneficiaryEntries(
 				await listBeneficiaries(s, { ...question, settled: compared?.settled }, read, observed),
 			compare: (saved, read, cap) => {
 				const list = read as IDataObject[];
-				if (!saved || !compared) return { events: [], next: baseline(key, list), held: false };
+				if (!saved || !compared) return { events: [], next: baseline(key, list), held: false, moved: () => true };
 				const { events, next } = compared.diff(list, wanted, cap);
 				const items = events.map(({ event, beneficiary, changes }) =>
 					shown({ ...beneficiary, event, ...(changes ? { changes } : {}), ...owner } as IDataObject),
 				);
-				return { events: items, next, held: next === saved };
+				// Asked only when a report is due: whether the list's state changed at all (entries, columns).
+				const moved = () => next !== saved && JSON.stringify(next) !== JSON.stringify(saved);
+				return { events: items, next, held: next === saved, moved };
 			},
 			sample: async (s) => {
 				const sample = await listBeneficiaries(s, { ...question, limit: SAMPLE_SIZE });

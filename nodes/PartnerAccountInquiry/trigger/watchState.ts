@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Failure } from './failures';
 import type { Family } from './events';
 import type { Pace } from './pollPlan';
-import { isRecord } from './savedState';
+import { every, finite, flag, isRecord, optional, shaped, text, whole, type Check } from './savedState';
 
 export const WATCH_STATE_VERSION = 2;
 /** Events held back by the cap, at most (beyond: an entry's events stay in its list, found again later). */
@@ -42,8 +42,6 @@ export interface WatchState {
 
 /** What the node's static data held for one subject before (0.1.0, 0.2.0): beside `state`. */
 export type LegacyBeside = { unknownBackoff?: unknown; listUnsettled?: unknown };
-
-const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
 export function emptyState(family: Family): WatchState {
 	return {
@@ -100,22 +98,7 @@ export function readWatchState(
 	};
 }
 
-type Check = (value: unknown) => boolean;
-const optional =
-	(ok: Check): Check =>
-	(value) =>
-		value === undefined || ok(value);
-const text: Check = (value) => typeof value === 'string';
-const positive: Check = (value) => typeof value === 'number' && Number.isFinite(value) && value > 0;
-/** A record whose fields pass their checks. */
-const shaped =
-	(fields: Record<string, Check>): Check =>
-	(value) =>
-		isRecord(value) && Object.entries(fields).every(([name, ok]) => ok(value[name]));
-const every =
-	(ok: Check): Check =>
-	(value) =>
-		isRecord(value) && Object.values(value).every(ok);
+const positive: Check = (value) => finite(value) && (value as number) > 0;
 const failure = shaped({
 	reason: text,
 	reported: (v) => [0, 1, 2].includes(v as number),
@@ -128,7 +111,7 @@ const PARTS: Record<string, Check> = {
 		shaped({
 			readAt: whole,
 			pages: optional(whole),
-			held: optional((v) => typeof v === 'boolean'),
+			held: optional(flag),
 			failure: optional(failure),
 		}),
 	),
