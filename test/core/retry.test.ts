@@ -299,14 +299,12 @@ describe('withRetries under a traffic limit', () => {
 		const controller = new AbortController();
 		const refusal = new Limited('busy');
 		const { calls, attempt } = scripted([refusal, 'unreached']);
-		// A pause that never ends on its own: only the signal can end it.
-		const pending = withRetries(
-			attempt,
-			limited({ sleep: () => new Promise<void>(() => undefined), signal: controller.signal }),
-		);
-		await new Promise<void>((resolve) => setImmediate(resolve));
-		controller.abort(new Error('the item failed'));
-		await expect(pending).rejects.toBe(refusal);
+		// A pause that never ends on its own, during which the item fails: only the signal can end it.
+		const sleep = () => {
+			controller.abort(new Error('the item failed'));
+			return new Promise<void>(() => undefined);
+		};
+		await expect(withRetries(attempt, limited({ sleep, signal: controller.signal }))).rejects.toBe(refusal);
 		expect(calls).toEqual([0]);
 	});
 
