@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { FaultKind } from '../../sandbox/server';
 import { list, quota, useSimulator } from './helpers';
@@ -101,6 +103,20 @@ describe('a traffic limit costs time, not data', () => {
 		expect(asked('U-B2').filter((r) => r.fault === 'rateLimit')).toHaveLength(4);
 		expect(asked('U-B1')).toHaveLength(1);
 		expect(asked('U-B3')).toHaveLength(1);
+	});
+
+	it('a cancelled execution ends a pause at once, not when the Timeout is used up', async () => {
+		sim().addFault({ fault: 'rateLimit', operation: 'quota' });
+		const started = Date.now();
+		// The default Timeout: 30 s of pauses, unless the execution's cancel reaches them.
+		const run = await quota(sim(), { ...QUOTA, options: {} }, { cancelAfterMs: 1000 });
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(run.json).toEqual([]);
+		const asked = sim().requests.length;
+		expect(asked).toBeLessThanOrEqual(5);
+		// Nothing more is sent after the node has returned.
+		await sleep(1000);
+		expect(sim().requests).toHaveLength(asked);
 	});
 
 	it('a limit that outlasts the Timeout: the item fails with the code once its pauses add up to it, nothing emitted', async () => {
