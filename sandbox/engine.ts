@@ -129,6 +129,8 @@ export interface RunNodeOptions {
 	credentialType?: ICredentialType;
 	/** The type name in the workflow; n8n names the AI-tool variant "<type>Tool". */
 	nodeTypeName?: string;
+	/** Cancels the execution this long after it starts, as the editor's Stop button or a timeout does. */
+	cancelAfterMs?: number;
 }
 
 export interface NodeRun {
@@ -179,7 +181,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const additionalData = makeAdditionalData(workflowData, options.credentials, credentialType);
 
 	const inputItems = (options.items ?? [{}]).map((json) => ({ json }));
-	const run = await new WorkflowExecute(additionalData, 'manual').run({
+	const running = new WorkflowExecute(additionalData, 'manual').run({
 		workflow,
 		startNode: workflow.getNode('Start') as INode,
 		triggerToStartFrom: {
@@ -187,6 +189,9 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 			data: { startTime: 0, executionTime: 0, executionIndex: 0, source: [], data: { main: [inputItems] } },
 		},
 	});
+	const cancel =
+		options.cancelAfterMs === undefined ? undefined : setTimeout(() => running.cancel(), options.cancelAfterMs);
+	const run = await running.finally(() => clearTimeout(cancel));
 	const task = run.data.resultData.runData['Partner Account Inquiry']?.[0];
 	const items = (task?.data?.main?.[0] ?? []) as INodeExecutionData[];
 	return {

@@ -5,6 +5,8 @@ import { rejection } from '../fixtures/async';
 
 class Retryable extends Error {}
 class Fatal extends Error {}
+/** A traffic limit (REQUEST_TRAFFIC_EXCEED_LIMIT): retried within a wait, not a count. */
+class Limited extends Error {}
 
 /** A fake pause that records what it was asked to wait, and resolves at once. */
 function recordingSleep(onSleep?: (ms: number) => void) {
@@ -218,6 +220,115 @@ describe('withRetries', () => {
 				expect(delays).toHaveLength(calls.length - 1);
 			}),
 			{ numRuns: 300 },
+		);
+	});
+});
+
+describe('withRetries under a traffic limit', () => {
+	const limited = (overrides: Partial<RetryOptions> & Pick<RetryOptions, 'sleep'>) =>
+		options({ isRateLimited: (error) => error instanceof Limited, ...overrides });
+
+	it('outlasts a limit longer than four attempts with the default wait (30 s of pauses)', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { calls, attempt } = scripted<string>([...Array.from({ length: 6 }, () => new Limited('busy')), 'ok']);
+		await expect(
+			withRetries(attempt, {
+				isRetryable: () => false,
+				isRateLimited: (e) => e instanceof Limited,
+				sleep,
+				random: () => 0.5,
+			}),
+		).resolves.toBe('ok');
+		expect(calls).toHaveLength(7);
+		expect(delays).toEqual([188, 375, 750, 1500, 3000, 6000]);
+	});
+
+	it('calls again until its pauses add up to rateLimitWaitMs, the last one shortened to end there, whatever `retries` says', async () => {
+		const { delays, sleep } = recordingSleep();
+		const last = new Limited('still busy');
+		const { calls, attempt } = scripted<string>([new Limited('1'), new Limited('2'), new Limited('3'), last]);
+		const error = await rejection(withRetries(attempt, limited({ sleep, retries: 0, rateLimitWaitMs: 1000 })));
+		expect(error).toBe(last);
+		// 75 + 150 + 300 = 525; the next, 600, is cut to the 475 left.
+		expect(delays).toEqual([75, 150, 300, 475]);
+		expect(calls).toHaveLength(5);
+	});
+
+	it('with rateLimitWaitMs 0 makes a single attempt', async () => {
+		const { delays, sleep } = recordingSleep();
+		const refusal = new Limited('busy');
+		const { calls, attempt } = scripted([refusal, 'unreached']);
+		await expect(withRetries(attempt, limited({ sleep, rateLimitWaitMs: 0 }))).rejects.toBe(refusal);
+		expect(calls).toEqual([0]);
+		expect(delays).toEqual([]);
+	});
+
+	it('uses its wait up even when the backoff is 0 (each pause at least 1 ms)', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { calls, attempt } = scripted<string>([new Limited('busy')]);
+		await rejection(withRetries(attempt, limited({ sleep, baseDelayMs: 0, rateLimitWaitMs: 3 })));
+		expect(delays).toEqual([1, 1, 1]);
+		expect(calls).toHaveLength(4);
+	});
+
+	it('spends none of the retries of other failures, which keep their count', async () => {
+		const { sleep } = recordingSleep();
+		const fourth = new Retryable('4');
+		const script = [
+			new Retryable('1'),
+			new Limited('a'),
+			new Retryable('2'),
+			new Limited('b'),
+			new Retryable('3'),
+			fourth,
+		];
+		const { calls, attempt } = scripted<string>([...script, 'unreached']);
+		await expect(withRetries(attempt, limited({ sleep, retries: 3, rateLimitWaitMs: 60_000 }))).rejects.toBe(fourth);
+		expect(calls).toHaveLength(6);
+	});
+
+	it('counts the pauses after other failures in its wait', async () => {
+		const { delays, sleep } = recordingSleep();
+		const { calls, attempt } = scripted<string>([new Retryable('1'), new Retryable('2'), new Limited('busy')]);
+		await rejection(withRetries(attempt, limited({ sleep, rateLimitWaitMs: 600 })));
+		expect(delays).toEqual([75, 150, 300, 75]);
+		expect(calls).toHaveLength(5);
+	});
+
+	it('ends a pause at once when the signal is aborted during it, and makes no further attempt', async () => {
+		const controller = new AbortController();
+		const refusal = new Limited('busy');
+		const { calls, attempt } = scripted([refusal, 'unreached']);
+		// A pause that never ends on its own, during which the item fails: only the signal can end it.
+		const sleep = () => {
+			controller.abort(new Error('the item failed'));
+			return new Promise<void>(() => undefined);
+		};
+		await expect(withRetries(attempt, limited({ sleep, signal: controller.signal }))).rejects.toBe(refusal);
+		expect(calls).toEqual([0]);
+	});
+
+	it('never pauses longer in all than its wait, and stops only when it is spent (property)', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.nat({ max: 40 }),
+				fc.integer({ min: 0, max: 60_000 }),
+				fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+				async (refusals, wait, r) => {
+					const { delays, sleep } = recordingSleep();
+					const script: Array<string | Error> = Array.from({ length: refusals }, () => new Limited('busy'));
+					const { calls, attempt } = scripted([...script, 'ok']);
+					const outcome = await withRetries(
+						attempt,
+						limited({ sleep, baseDelayMs: 250, random: () => r, rateLimitWaitMs: wait }),
+					).catch((error: unknown) => error);
+					const waited = delays.reduce((a, b) => a + b, 0);
+					expect(waited).toBeLessThanOrEqual(wait);
+					if (outcome === 'ok') expect(calls).toHaveLength(refusals + 1);
+					else expect(waited).toBe(wait);
+				},
+			),
+			{ numRuns: 500 },
 		);
 	});
 });

@@ -219,6 +219,60 @@ describe('RequestScheduler', () => {
 		expect(gateway.started).toEqual([]);
 	});
 
+	it('calls a request refused for traffic again for its rateLimitWaitMs, whatever its retries', async () => {
+		let calls = 0;
+		const { instance, pauses } = scheduler({ width: 2, retries: 0 });
+		const refused = instance.run(
+			async () => {
+				calls++;
+				throw new RateLimited();
+			},
+			{ rateLimitWaitMs: 1000 },
+		);
+		expect(await rejection(refused)).toBeInstanceOf(RateLimited);
+		// 250 + 500 = 750; the next pause, 1000, is cut to the 250 left.
+		expect(pauses).toEqual([250, 500, 250]);
+		expect(calls).toBe(4);
+		expect(instance.stats).toMatchObject({ attempts: 4, retried: 3, rateLimited: 3 });
+	});
+
+	it('ends the pause of a refused request at once when its signal is aborted, and frees its place', async () => {
+		const gateway = fakeGateway();
+		// Pauses that never end on their own.
+		const { instance } = scheduler({ width: 1, sleep: () => new Promise<void>(() => undefined) });
+		const controller = new AbortController();
+		const refused = instance.run(gateway.attempt('refused'), { signal: controller.signal });
+		const next = instance.run(gateway.attempt('next'));
+		await settle();
+		gateway.answer('refused', new RateLimited());
+		await settle();
+		expect(gateway.started).toEqual(['refused']);
+		controller.abort(new Error('the item failed'));
+		expect(await rejection(refused)).toBeInstanceOf(RateLimited);
+		await settle();
+		expect(gateway.started).toEqual(['refused', 'next']);
+		gateway.answer('next');
+		expect(await next).toBe('answer next');
+	});
+
+	it('adds no abort listener per queued request when it is given no signal', async () => {
+		// Hundreds of queued requests would each add one to a single shared signal (a leak warning).
+		const added = jest.spyOn(EventTarget.prototype, 'addEventListener');
+		try {
+			const gateway = fakeGateway();
+			const { instance } = scheduler({ width: 1 });
+			const results = Array.from({ length: 50 }, (_, i) => instance.run(gateway.attempt(`r${i}`)));
+			for (let i = 0; i < 50; i++) {
+				await settle();
+				gateway.answer();
+			}
+			expect(await Promise.all(results)).toHaveLength(50);
+			expect(added.mock.contexts.filter((target: unknown) => target instanceof AbortSignal)).toEqual([]);
+		} finally {
+			added.mockRestore();
+		}
+	});
+
 	it('paces first attempts over the fastest round trip seen, divided by its width', async () => {
 		let clock = 0;
 		const starts: number[] = [];
@@ -441,7 +495,7 @@ describe('reading a listing through the scheduler', () => {
 			expect(stats.retries).toBe(2);
 		});
 
-		it('gives up after its retries and passes the rate-limit error on', async () => {
+		it('gives up once the page has waited its time, whatever its retries, and passes the rate-limit error on', async () => {
 			const all = items(20);
 			const marker = new RateLimited();
 			const gateway = fakeListingGateway({
@@ -449,10 +503,11 @@ describe('reading a listing through the scheduler', () => {
 				listing: () => all,
 				fail: (page) => (page === 3 ? marker : undefined),
 			});
-			const { promise, sleeps } = readWith(gateway, 5, { width: 1, retries: 2 });
+			const { promise, sleeps } = readWith(gateway, 5, { width: 1, retries: 0, rateLimitWaitMs: 1000 });
 			expect(await rejection(promise)).toBe(marker);
-			expect(gateway.log.calls.filter((p) => p === 3)).toHaveLength(3);
-			expect(sleeps).toEqual([188, 375]);
+			// 188 + 375 = 563 ms waited; the next pause, 750, is cut to the 437 left.
+			expect(sleeps).toEqual([188, 375, 437]);
+			expect(gateway.log.calls.filter((p) => p === 3)).toHaveLength(4);
 			// Not a changed listing: nothing is read again.
 			expect(gateway.log.calls.filter((p) => p === 1)).toHaveLength(1);
 			expect(gateway.log.calls).not.toContain(4);
@@ -716,5 +771,65 @@ describe('reading a listing through the scheduler', () => {
 			expect(got).toEqual(all);
 			expect(pauses).toBeLessThan(20);
 		});
+	});
+});
+
+describe('a gateway that refuses every 7th request it receives (the benchmark’s rate-limited run)', () => {
+	/** A seeded source for the jitter, so that each run is one exact interleaving. */
+	function seeded(seed: number): () => number {
+		let state = seed >>> 0;
+		return () => {
+			state = (state + 0x6d2b79f5) >>> 0;
+			let t = Math.imul(state ^ (state >>> 15), state | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+		};
+	}
+
+	/**
+	 * 500 requests, 8 wide, 50 ms each on the virtual clock. Whether an attempt is refused depends
+	 * only on how many requests reached the gateway before it: a retry is refused again when a
+	 * multiple of 7 requests arrived during its pause, whatever the pacing.
+	 */
+	async function everySeventh(seed: number) {
+		const clock = virtualTime();
+		let arrivals = 0;
+		const arrivalsOf: number[][] = [];
+		const instance = new RequestScheduler({
+			width: 8,
+			isRateLimited,
+			sleep: clock.sleep,
+			now: clock.now,
+			random: seeded(seed),
+		});
+		const requests = range(0, 499).map((i) => {
+			arrivalsOf[i] = [];
+			return instance.run(async () => {
+				const arrival = ++arrivals;
+				arrivalsOf[i].push(arrival);
+				await clock.sleep(50);
+				if (arrival % 7 === 0) throw new RateLimited();
+				return i;
+			});
+		});
+		const answers = await clock.run(Promise.all(requests));
+		return { answers, arrivalsOf };
+	}
+
+	it('a request refused at 4 attempts in a row (the old policy’s last) is called again, and answered', async () => {
+		// Seed 16 is one such interleaving: request 349 arrives 406th, 413th, 427th and 462nd.
+		const { answers, arrivalsOf } = await everySeventh(16);
+		expect(answers).toEqual(range(0, 499));
+		expect(arrivalsOf[349].slice(0, 4)).toEqual([406, 413, 427, 462]);
+		expect(arrivalsOf[349]).toHaveLength(5);
+	});
+
+	it('every request is answered, whatever the jitter', async () => {
+		for (let seed = 1; seed <= 10; seed++) {
+			const { answers, arrivalsOf } = await everySeventh(seed);
+			expect(answers).toEqual(range(0, 499));
+			// Each refusal costs one more request: 500 + floor(total / 7).
+			expect(arrivalsOf.flat()).toHaveLength(583);
+		}
 	});
 });

@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { FaultKind } from '../../sandbox/server';
 import { list, quota, useSimulator } from './helpers';
@@ -73,15 +75,60 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 		expect(sim().requests).toHaveLength(4);
 	});
 
-	it('a page that alternates 503 and traffic limits gets one budget: 4 attempts in all', async () => {
-		for (const fault of ['http503', 'rateLimit', 'http503', 'rateLimit', 'http503'] as const) {
+	it('a page refused for traffic between its 503s: the 503s keep their 3 retries, the traffic limit costs none', async () => {
+		for (const fault of ['http503', 'rateLimit', 'http503', 'http503', 'http503'] as const) {
 			sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber: 2, times: 1 });
 		}
 		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
 		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/The gateway answered HTTP 503/);
 		expect(sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === 2)).toHaveLength(
-			4,
+			5,
 		);
+	});
+});
+
+describe('a traffic limit costs time, not data', () => {
+	const ITEMS = ['U-B1', 'U-B2', 'U-B3'].map((id) => ({ id }));
+	const byItem = { ...QUOTA, quotaAccumulationId: '={{ $json.id }}' };
+
+	it('one request refused at 4 attempts in a row (what the old count gave up on) is answered at the 5th', async () => {
+		sim().addFault({ fault: 'rateLimit', operation: 'quota', accumulationId: 'U-B2', times: 4 });
+		// 4 pauses of at most 250, 500, 1000 and 2000 ms: within the Timeout's 5 s.
+		const run = await quota(sim(), { ...byItem, options: { timeout: 5000 } }, { items: ITEMS });
+		expect(run.status).toBe('success');
+		expect(run.json.map((json) => json.quotaAccumulationId)).toEqual(['U-B1', 'U-B2', 'U-B3']);
+		const asked = (id: string) => sim().requests.filter((r) => r.body.includes(`"${id}"`));
+		expect(asked('U-B2')).toHaveLength(5);
+		expect(asked('U-B2').filter((r) => r.fault === 'rateLimit')).toHaveLength(4);
+		expect(asked('U-B1')).toHaveLength(1);
+		expect(asked('U-B3')).toHaveLength(1);
+	});
+
+	it('a cancelled execution ends a pause at once, not when the Timeout is used up', async () => {
+		sim().addFault({ fault: 'rateLimit', operation: 'quota' });
+		const started = Date.now();
+		// The default Timeout: 30 s of pauses, unless the execution's cancel reaches them.
+		const run = await quota(sim(), { ...QUOTA, options: {} }, { cancelAfterMs: 1000 });
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(run.json).toEqual([]);
+		const asked = sim().requests.length;
+		expect(asked).toBeLessThanOrEqual(5);
+		// Nothing more is sent after the node has returned.
+		await sleep(1000);
+		expect(sim().requests).toHaveLength(asked);
+	});
+
+	it('a limit that outlasts the Timeout: the item fails with the code once its pauses add up to it, nothing emitted', async () => {
+		sim().addFault({ fault: 'rateLimit', operation: 'quota' });
+		// Timeout 1000 ms: pauses of 125-250 and 250-500 ms, then what is left of the 1000 (two pauses
+		// when the jitter leaves room): 4 or 5 attempts.
+		const run = await quota(sim(), QUOTA);
+		expect(run.status).toBe('error');
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/REQUEST_TRAFFIC_EXCEED_LIMIT/);
+		expect(sim().requests.length).toBeGreaterThanOrEqual(4);
+		expect(sim().requests.every((r) => r.fault === 'rateLimit')).toBe(true);
 	});
 });
 

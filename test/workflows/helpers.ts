@@ -22,6 +22,7 @@ export interface RunExtras {
 	onError?: RunNodeOptions['onError'];
 	typeVersion?: number;
 	credentials?: ICredentialDataDecryptedObject;
+	cancelAfterMs?: number;
 }
 
 async function runOperation(
@@ -37,6 +38,7 @@ async function runOperation(
 		continueOnFail: extra.continueOnFail,
 		onError: extra.onError,
 		typeVersion: extra.typeVersion,
+		cancelAfterMs: extra.cancelAfterMs,
 	});
 }
 

@@ -83,24 +83,37 @@ describe('a rate-limited listing', () => {
 		}
 	});
 
-	it('fails with the code, after 3 retries of a page that stays refused, and emits nothing', async () => {
+	it('fails with the code once a page that stays refused has paused for its Timeout, and emits nothing', async () => {
 		sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber: 2 });
-		const run = await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { ...ONE_READ, customerId: 'CUST_LARGE', timeout: 1000 },
+		});
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/REQUEST_TRAFFIC_EXCEED_LIMIT/);
-		expect(pagesAsked().filter((p) => p === 2)).toHaveLength(4);
+		// Pauses adding up to 1000 ms: 4 attempts, or 5 when the jitter leaves room.
+		const asked = pagesAsked().filter((p) => p === 2).length;
+		expect(asked).toBeGreaterThanOrEqual(4);
+		expect(asked).toBeLessThanOrEqual(5);
 	});
 });
 
 describe('HTTP 429 on a listing page', () => {
-	it('is left to the request scheduler (which narrows), not retried twice over: 4 attempts in all', async () => {
+	it('is left to the request scheduler (which narrows), not retried twice over: called again for the Timeout', async () => {
 		sim().addFault({ fault: 'http429', customerId: 'CUST_LARGE', pageNumber: 2 });
-		const run = await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { ...ONE_READ, customerId: 'CUST_LARGE', timeout: 1000 },
+		});
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/The gateway answered HTTP 429/);
-		expect(pagesAsked().filter((p) => p === 2)).toHaveLength(4);
+		expect(run.error?.description).toMatch(/for as long as the Timeout option allows/);
+		// A traffic limit: pauses adding up to the 1000 ms Timeout, 4 or 5 attempts (never one loop inside another).
+		const asked = pagesAsked().filter((p) => p === 2).length;
+		expect(asked).toBeGreaterThanOrEqual(4);
+		expect(asked).toBeLessThanOrEqual(5);
 	});
 });
 

@@ -57,8 +57,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	} catch (error) {
 		return failEveryItem(error);
 	}
-	const outcomes = await runItems(items.length, session.scheduler.maxWidth, failureAsItem, (itemIndex, signal) =>
-		!width.ok && itemIndex === 0 ? Promise.reject(width.error) : handler.execute.call(this, itemIndex, session, signal),
+	// A cancelled execution ends every item at once, a request waiting out a traffic limit included.
+	const cancelled = this.getExecutionCancelSignal?.();
+	const outcomes = await runItems(
+		items.length,
+		session.scheduler.maxWidth,
+		failureAsItem,
+		cancelled,
+		(itemIndex, signal) =>
+			!width.ok && itemIndex === 0
+				? Promise.reject(width.error)
+				: handler.execute.call(this, itemIndex, session, signal),
 	);
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
@@ -77,12 +86,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
  * Runs items 0..count-1 with at most `width` in flight, started in input order. When failures do
  * not become items, the first failure stops new starts and aborts the items after it; the items
  * before it run to their end (one of them may fail too, and then its failure is the first). The
- * outcomes are complete up to the first failure.
+ * outcomes are complete up to the first failure. `cancelled` (n8n's execution cancel signal)
+ * aborts every item.
  */
 async function runItems(
 	count: number,
 	width: number,
 	failureAsItem: boolean,
+	cancelled: AbortSignal | undefined,
 	run: (itemIndex: number, signal: AbortSignal) => Promise<INodeExecutionData[]>,
 ): Promise<Outcome[]> {
 	const outcomes: Outcome[] = [];
@@ -97,7 +108,7 @@ async function runItems(
 				const controller = new AbortController();
 				controllers[itemIndex] = controller;
 				running++;
-				run(itemIndex, controller.signal)
+				run(itemIndex, cancelled ? AbortSignal.any([controller.signal, cancelled]) : controller.signal)
 					.then(
 						(result) => {
 							outcomes[itemIndex] = { ok: true, items: result };

@@ -106,7 +106,7 @@ export function numberProperty(
 export const timeoutOption = numberProperty(
 	'timeout',
 	'Timeout (Ms)',
-	`How long one attempt may take, the whole answer included, before it counts as a transient failure (retried up to ${RETRY_POLICY.retries} times)`,
+	`How long one attempt may take, the whole answer included, before it counts as a transient failure (retried up to ${RETRY_POLICY.retries} times). Also how long, in pauses, the node keeps calling again while the gateway refuses a request for traffic (REQUEST_TRAFFIC_EXCEED_LIMIT, HTTP 429) before that item fails`,
 );
 
 export const concurrencyOption = numberProperty(

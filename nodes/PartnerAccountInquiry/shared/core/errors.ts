@@ -137,7 +137,10 @@ export class TransientError extends PartnerError {
 	) {
 		super(
 			message,
-			`The request was tried ${RETRY_POLICY.retries + 1} times (${RETRY_POLICY.retries} retries with growing pauses), each freshly signed${httpCode ? '' : ` (network code ${detail})`}. Check the gateway address and your network or proxy, then run the node again.`,
+			httpCode === 429
+				? // A rate limit is retried for a time, not a count (retry.ts).
+					'The gateway kept refusing the request for traffic while the node called again, with growing pauses, for as long as the Timeout option allows, each call freshly signed. Run the node again later, lower its Concurrency, or raise its Timeout.'
+				: `The request was tried ${RETRY_POLICY.retries + 1} times (${RETRY_POLICY.retries} retries with growing pauses), each freshly signed${httpCode ? '' : ` (network code ${detail})`}. Check the gateway address and your network or proxy, then run the node again.`,
 		);
 	}
 }

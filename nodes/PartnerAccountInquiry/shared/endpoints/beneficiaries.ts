@@ -154,6 +154,8 @@ export async function listBeneficiaries(
 		scheduler: session.scheduler,
 		signal,
 		priority,
+		// A traffic limit costs a page up to the Timeout option in pauses, as in session.call.
+		rateLimitWaitMs: timeout,
 		// An entry identical to another of the same read (core/api/identity.ts).
 		keyOf: listingEntryKey,
 		fetchPage: async (pageNumber, pageSignal) => {

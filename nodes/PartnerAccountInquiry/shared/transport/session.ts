@@ -27,7 +27,10 @@ export type { RequestContext } from './wire';
 
 export interface CallOptions {
 	headers?: IDataObject;
-	/** The wall-clock deadline of one attempt in ms, the whole answer included. */
+	/**
+	 * The wall-clock deadline of one attempt in ms, the whole answer included; also the most the
+	 * request pauses in all while the gateway refuses it for traffic (retry.ts, rateLimitWaitMs).
+	 */
 	timeout?: number;
 	/** Ends the call at once (its listing's, when another page failed; the item's, when an earlier item failed). */
 	signal?: AbortSignal;
@@ -101,6 +104,9 @@ export class ApiSession {
 		return await this.scheduler.run((signal) => this.send(path, body, { ...options, signal }), {
 			signal: options.signal,
 			priority: options.priority,
+			// The Timeout option is how long the user lets the gateway keep a request waiting: an
+			// attempt's deadline, and the time a traffic limit may cost it before it fails.
+			rateLimitWaitMs: options.timeout ?? NUMBER_OPTIONS.timeout.default,
 		});
 	}
 

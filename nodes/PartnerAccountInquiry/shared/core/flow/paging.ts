@@ -62,6 +62,8 @@ export interface ReadListingOptions<T> {
 	signal?: AbortSignal;
 	/** Its pages' place among the requests waiting (the scheduler's priority: lower first). */
 	priority?: number;
+	/** The most each page's request pauses in all while refused for traffic (RETRY_POLICY's by default). */
+	rateLimitWaitMs?: number;
 	/** Return a listing of more than one page only when two reads in a row agree (see above). */
 	confirm?: boolean;
 	/**
@@ -189,6 +191,7 @@ async function readPages<T>(
 			return await scheduler.run((signal) => options.fetchPage(pageNumber, signal), {
 				signal: controller.signal,
 				priority: options.priority,
+				rateLimitWaitMs: options.rateLimitWaitMs,
 				onStart: () => {
 					started = true;
 					stats.peakConcurrency = Math.max(stats.peakConcurrency, ++active);

@@ -8,7 +8,9 @@
  * - First attempts are paced (see Pacer): one event loop handles every answer, and answers that
  *   arrive in a burst wait for each other.
  * - Every request follows the one retry policy (retry.ts); a retry leaves after its own backoff
- *   and keeps its place meanwhile.
+ *   and keeps its place meanwhile. A request refused for traffic is called again until its
+ *   pauses add up to its `rateLimitWaitMs`, each refusal halving the width again: while refused
+ *   requests wait in their places, few or no new ones start, so the limit can clear.
  * - Requests start in the order they were asked for (first in, first out), so a width of 1 sends
  *   exactly one request after another in that order; a request of a lower `priority` goes before
  *   those of a higher one (a trigger poll finishes the entry it started first before the next).
@@ -22,13 +24,13 @@ export interface SchedulerOptions {
 	/** The most requests at once (1 = one after another). */
 	width: number;
 	isRateLimited: (error: unknown) => boolean;
-	/** Failures worth another try besides rate limits (rate limits always are). */
+	/** Failures worth another try besides rate limits (rate limits always are, within their wait). */
 	isRetryable?: (error: unknown) => boolean;
 	sleep: (ms: number) => Promise<void>;
 	/** A monotonic clock in ms. With it, first attempts are paced; without it, they go as soon as a place is free. */
 	now?: () => number;
 	random?: () => number;
-	/** Retries per request (RETRY_POLICY's by default). */
+	/** Retries per request of failures that are no rate limit (RETRY_POLICY's by default). */
 	retries?: number;
 	/** First pause before a retry (RETRY_POLICY's by default). */
 	baseDelayMs?: number;
@@ -48,8 +50,10 @@ export interface SchedulerStats {
 }
 
 export interface RunHooks {
-	/** Drops the request if it has not started, and is handed to its attempt. */
+	/** Drops the request if it has not started, is handed to its attempt, and ends its pause. */
 	signal?: AbortSignal;
+	/** The most this request pauses in all while refused for traffic (RETRY_POLICY's by default). */
+	rateLimitWaitMs?: number;
 	/** Lower goes first among requests waiting; equal ones in the order asked for (0 by default). */
 	priority?: number;
 	/** The request leaves the queue (its first attempt starts). */
@@ -116,7 +120,8 @@ export class RequestScheduler {
 			const priority = hooks.priority ?? 0;
 			const behind = this.queue.findIndex((waiting) => (waiting.hooks.priority ?? 0) > priority);
 			this.queue.splice(behind < 0 ? this.queue.length : behind, 0, task);
-			signal.addEventListener('abort', task.onAbort, { once: true });
+			// Not on the shared never-aborted signal: hundreds of queued requests would each add a listener to it.
+			if (hooks.signal) signal.addEventListener('abort', task.onAbort, { once: true });
 			this.pump();
 		});
 	}
@@ -180,10 +185,13 @@ export class RequestScheduler {
 				// Unset: RETRY_POLICY's, filled in by withRetries.
 				retries: options.retries,
 				baseDelayMs: options.baseDelayMs,
-				isRetryable: (error) => options.isRateLimited(error) || (options.isRetryable?.(error) ?? false),
+				rateLimitWaitMs: task.hooks.rateLimitWaitMs,
+				isRateLimited: options.isRateLimited,
+				isRetryable: (error) => options.isRetryable?.(error) ?? false,
 				sleep: options.sleep,
 				random: options.random,
-				signal: task.signal,
+				// The request's own signal, if any: a pause listens to it (see run).
+				signal: task.hooks.signal,
 				onRetry: (error) => {
 					stats.retried++;
 					if (options.isRateLimited(error)) {
