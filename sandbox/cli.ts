@@ -4,7 +4,25 @@
  * credential. Options: --port N (default 8787), --host H (default 127.0.0.1), --latency MS,
  * --rate-limit-every N (every Nth request answered REQUEST_TRAFFIC_EXCEED_LIMIT).
  */
+import { minorToMajor } from '../nodes/PartnerAccountInquiry/shared/core/api/amount';
+import { QUOTAS } from './data';
 import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION, startSimulator } from './server';
+
+/** The quota subjects the simulator knows, read from its table (so this list never disagrees with it). */
+function quotaLines(): string[] {
+	return Object.entries(QUOTAS).map(([method, records]) => {
+		const listed = Object.entries(records).map(([key, record]) => {
+			const [id, tradeType] = key.split(':');
+			const answer =
+				'code' in record
+					? `${record.code}${record.status === 'U' ? ', status U' : ''}`
+					: `${record.currency} ${minorToMajor(record.value, record.currency)?.toLocaleString('en-US')}`;
+			return `${id}${tradeType ? ` ${tradeType}` : ''} (${answer})`;
+		});
+		if (method === 'USER_ID') listed.push('U-B0 to U-B9999 (U-Bn: USD n.01)');
+		return `  ${method}: ${listed.join(', ')}`;
+	});
+}
 
 function arg(name: string): string | undefined {
 	const i = process.argv.indexOf(`--${name}`);
@@ -36,10 +54,10 @@ async function main(): Promise<void> {
 	out('Customer IDs to try (Options > Customer ID): CUST_LARGE (320), CUST_SMALL (5, non-ASCII names),');
 	out('CUST_EMPTY, CUST_BENCH (10,000), or none for your own 12. CUST_UNKNOWN, CUST_RATE_LIMITED,');
 	out('CUST_PROCESS_FAIL and CUST_SYSTEM_ERROR answer with those codes; any other ID: USER_NOT_EXIST.');
-	out('Quota IDs: USER_ID U-1001 (USD), RECEIVING_ACCOUNT RA-2001 (USD) / RA-JPY (JPY),');
-	out('VIRTUAL_ACCOUNT VA-3001 (EUR) / VA-KRW (KRW), BENEFICIARY B-4001 (USD, GOODS or SERVICE),');
-	out('USER_ID U-CONTRACT (CONTRACT_CHECK_FAIL), U-B0 to U-B9999 (USD, n * 100 + 1 cents);');
-	out('anything else: ACCOUNT_NOT_EXIST. CUST_FIVE: 250 beneficiaries (5 pages of 50).');
+	out('CUST_FIVE: 250 beneficiaries (5 pages of 50).');
+	out('Quota subjects (Accumulation Method: ID, its available quota or the code it answers);');
+	out('any other ID: ACCOUNT_NOT_EXIST.');
+	for (const line of quotaLines()) out(line);
 	out();
 	out('Press Ctrl+C to stop.');
 	const stop = () => {
