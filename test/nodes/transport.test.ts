@@ -1,6 +1,6 @@
 import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import { networkError } from '../../nodes/PartnerAccountInquiry/shared/transport/wire';
-import { list, OK_QUOTA, QUOTA, quota, useSimulator } from '../workflows/helpers';
+import { list, OK_QUOTA, QUOTA, quota, useSimulator } from '../support/helpers';
 
 describe('networkError: which send failures are worth a retry', () => {
 	it.each([

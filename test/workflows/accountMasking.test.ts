@@ -4,7 +4,7 @@
  * resultMessage, whatever its shape or case, as it is in the node parameters attached to the error;
  * other account-like runs in the gateway's text are masked too, and the node's own figures are not.
  */
-import { list, quota, useSimulator } from './helpers';
+import { list, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 
@@ -74,7 +74,9 @@ describe('a quota failure that echoes the accumulation ID shows it by its last f
 			{ continueOnFail: true },
 		);
 		expect(String(run.json[0].resultMessage)).toMatch(/^Account U-1001 \(1001, 1001\) does not exist/);
-		expect(String(run.json[0].description)).toContain('Check the account (the accumulation ID or Connected Account ID)');
+		expect(String(run.json[0].description)).toContain(
+			'Check the account (the accumulation ID or Connected Account ID)',
+		);
 	});
 
 	it('a stale answer keeps its times and seconds: our own figures are not account numbers', async () => {
@@ -100,16 +102,38 @@ const compact = (text: string) => text.replace(/[^A-Za-z0-9]/g, '').toUpperCase(
 
 describe("the request's own account, echoed by the gateway in another shape or case", () => {
 	const cases: Array<[string, 'RECEIVING_ACCOUNT' | 'VIRTUAL_ACCOUNT', string, string, string]> = [
-		['dotted groups', 'RECEIVING_ACCOUNT', '6222021234567890', 'Account 6222.0212.3456.7890 is frozen', 'Account ****7890 is frozen'],
+		[
+			'dotted groups',
+			'RECEIVING_ACCOUNT',
+			'6222021234567890',
+			'Account 6222.0212.3456.7890 is frozen',
+			'Account ****7890 is frozen',
+		],
 		['lower case', 'VIRTUAL_ACCOUNT', 'VA20240001', 'Account va20240001 is frozen', 'Account ****0001 is frozen'],
-		['lower case, few digits', 'VIRTUAL_ACCOUNT', 'VA-0099', 'virtual account va-0099 unknown', 'virtual account ****0099 unknown'],
-		['slashes', 'RECEIVING_ACCOUNT', '6222021234567890', 'Account 6222/0212/3456/7890 is frozen', 'Account ****7890 is frozen'],
+		[
+			'lower case, few digits',
+			'VIRTUAL_ACCOUNT',
+			'VA-0099',
+			'virtual account va-0099 unknown',
+			'virtual account ****0099 unknown',
+		],
+		[
+			'slashes',
+			'RECEIVING_ACCOUNT',
+			'6222021234567890',
+			'Account 6222/0212/3456/7890 is frozen',
+			'Account ****7890 is frozen',
+		],
 	];
 	it.each(cases)("the quota's accumulation ID in %s", async (_name, method, id, message, shown) => {
 		gatewaySays(message, 'quota');
-		const run = await quota(sim(), { quotaAccumulationMethod: method, quotaAccumulationId: id, currency: 'USD' }, {
-			continueOnFail: true,
-		});
+		const run = await quota(
+			sim(),
+			{ quotaAccumulationMethod: method, quotaAccumulationId: id, currency: 'USD' },
+			{
+				continueOnFail: true,
+			},
+		);
 		expect(run.json[0].resultCode).toBe('PARAM_ILLEGAL');
 		expect(run.json[0].resultMessage).toBe(shown);
 		expect(compact(produced(run))).not.toContain(compact(id));
@@ -126,7 +150,11 @@ describe("the request's own account, echoed by the gateway in another shape or c
 
 	it("the listing's bank account number filter echoed in dotted groups", async () => {
 		gatewaySays('No beneficiary with account 6222.0212.3456.78', 'list');
-		const run = await list(sim(), { returnAll: true, filters: { bankAccountNo: '62220212345678' } }, { continueOnFail: true });
+		const run = await list(
+			sim(),
+			{ returnAll: true, filters: { bankAccountNo: '62220212345678' } },
+			{ continueOnFail: true },
+		);
 		expect(run.json[0].resultMessage).toBe('No beneficiary with account ****5678');
 	});
 });
@@ -138,7 +166,11 @@ describe("other accounts in the gateway's text, in any case and grouping, are ma
 		['a five-letter prefix', 'linked account ACCNO6222021234567890 is closed', 'linked account ****7890 is closed'],
 		['dotted groups', 'linked account 6222.0212.3456.7890 is closed', 'linked account ****7890 is closed'],
 		['underscore groups', 'linked account 6222_0212_3456_7890 is closed', 'linked account ****7890 is closed'],
-		['full-width digits', 'linked account ６２２２０２１２３４５６７８９０ is closed', 'linked account ****7890 is closed'],
+		[
+			'full-width digits',
+			'linked account ６２２２０２１２３４５６７８９０ is closed',
+			'linked account ****7890 is closed',
+		],
 		[
 			'our own figures beside them',
 			'account 6222.0212.3456.7890 closed on 31.01.2026 at 12:00; retry in 300 s (code 42, 3 of 200, 1250000.00 USD)',
@@ -147,9 +179,13 @@ describe("other accounts in the gateway's text, in any case and grouping, are ma
 	];
 	it.each(cases)('%s', async (_name, message, shown) => {
 		gatewaySays(message, 'quota');
-		const run = await quota(sim(), { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' }, {
-			continueOnFail: true,
-		});
+		const run = await quota(
+			sim(),
+			{ quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' },
+			{
+				continueOnFail: true,
+			},
+		);
 		expect(run.json[0].resultCode).toBe('PARAM_ILLEGAL');
 		expect(run.json[0].resultMessage).toBe(shown);
 	});

@@ -15,7 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { parsePublicKey } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import { readSandboxKey } from '../../sandbox/server';
-import { list, QUOTA, quota, useSimulator } from './helpers';
+import { list, QUOTA, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
@@ -237,9 +237,13 @@ describe('a replayed answer is refused', () => {
 	});
 
 	it('an answer replayed to a workflow with a longer tolerance is refused: it was already accepted once', async () => {
-		const first = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } }, {
-			credentials: { responseTimeToleranceSeconds: 2 },
-		});
+		const first = await list(
+			sim(),
+			{ returnAll: true, options: { customerId: 'CUST_SMALL' } },
+			{
+				credentials: { responseTimeToleranceSeconds: 2 },
+			},
+		);
 		expect(first.status).toBe('success');
 		// Stale for the first credential (2 s), still fresh for the default one (300 s).
 		await new Promise((resolve) => setTimeout(resolve, 3_200));

@@ -7,7 +7,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { NodeRun } from '../../sandbox/engine';
-import { OK_QUOTA, QUOTA, quota, useSimulator } from './helpers';
+import { OK_QUOTA, QUOTA, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 
@@ -33,17 +33,25 @@ const WHOLE_NODE_FAILURES: Array<[string, INodeParameters, ICredentialDataDecryp
 		{ servicePublicKey: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----' },
 		/^The Service Public Key in the credential could not be read as an RSA key/,
 	],
-	['an unsupported operation', { ...QUOTA, operation: 'deleteEverything' }, {}, /^The operation "deleteEverything" is not supported/],
+	[
+		'an unsupported operation',
+		{ ...QUOTA, operation: 'deleteEverything' },
+		{},
+		/^The operation "deleteEverything" is not supported/,
+	],
 ];
 
 describe('when the whole node cannot run', () => {
-	it.each(WHOLE_NODE_FAILURES)('%s: without Continue the node fails', async (_name, parameters, credentials, message) => {
-		const run = await quota(sim(), parameters, { items: ROWS, credentials });
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(message);
-		expect(run.json).toEqual([]);
-		expect(sim().requests).toHaveLength(0);
-	});
+	it.each(WHOLE_NODE_FAILURES)(
+		'%s: without Continue the node fails',
+		async (_name, parameters, credentials, message) => {
+			const run = await quota(sim(), parameters, { items: ROWS, credentials });
+			expect(run.status).toBe('error');
+			expect(run.error?.message).toMatch(message);
+			expect(run.json).toEqual([]);
+			expect(sim().requests).toHaveLength(0);
+		},
+	);
 
 	it.each(WHOLE_NODE_FAILURES)(
 		'%s: under Continue (regular output) every input item is an error item in its own place',
@@ -84,12 +92,7 @@ describe('when the whole node cannot run', () => {
 });
 
 describe('items that fail one by one', () => {
-	const items = [
-		{ id: 'U-1001' },
-		{ id: 'U-CONTRACT' },
-		{ id: '' },
-		{ id: 'U-1001' },
-	];
+	const items = [{ id: 'U-1001' }, { id: 'U-CONTRACT' }, { id: '' }, { id: 'U-1001' }];
 	const parameters = { ...QUOTA, quotaAccumulationId: '={{ $json.id }}' };
 
 	it('under Continue (regular output): answers and error items, each in its own place', async () => {
@@ -112,7 +115,11 @@ describe('items that fail one by one', () => {
 			{
 				id: 'U-CONTRACT',
 				error: expect.stringMatching(/^The API answered CONTRACT_CHECK_FAIL/),
-				details: expect.objectContaining({ resultCode: 'CONTRACT_CHECK_FAIL', resultStatus: 'F', description: expect.any(String) }),
+				details: expect.objectContaining({
+					resultCode: 'CONTRACT_CHECK_FAIL',
+					resultStatus: 'F',
+					description: expect.any(String),
+				}),
 			},
 			{
 				id: '',

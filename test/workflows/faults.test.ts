@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { FaultKind } from '../../sandbox/server';
-import { list, quota, useSimulator } from './helpers';
+import { list, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { quota, useSimulator } from './helpers';
+import { quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const bodies = () => sim().requests.map((r) => JSON.parse(r.body) as IDataObject);

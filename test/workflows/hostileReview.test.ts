@@ -5,8 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { list, useSimulator } from './helpers';
-import { CHANGED, later, makeApp, U, useClock } from './pollerApp';
+import { list, useSimulator } from '../support/helpers';
+import { CHANGED, later, makeApp, U, useClock } from '../support/pollerApp';
 
 const { sim } = useSimulator();
 

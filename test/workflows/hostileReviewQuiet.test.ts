@@ -15,8 +15,8 @@ import {
 } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import type { Beneficiary } from '../../sandbox/data';
-import { useSimulator } from './helpers';
-import { customerSet, emitted, triggerOf, useClock } from './pollerApp';
+import { useSimulator } from '../support/helpers';
+import { customerSet, emitted, triggerOf, useClock } from '../support/pollerApp';
 
 const { sim } = useSimulator();
 useClock();
@@ -92,7 +92,9 @@ describe('the quiet poll (one read when the list is as saved): what held', () =>
 		expect(await emitted(watchers[0])).toBeNull();
 		expect(await emitted(watchers[2])).toBeNull();
 		const items = await emitted(watchers[1]);
-		expect(items?.map((i) => [i.referenceBeneficiaryId, i.currency])).toEqual([[list[2].referenceBeneficiaryId, 'EUR']]);
+		expect(items?.map((i) => [i.referenceBeneficiaryId, i.currency])).toEqual([
+			[list[2].referenceBeneficiaryId, 'EUR'],
+		]);
 		expect(await emitted(watchers[1])).toBeNull();
 	});
 });
@@ -121,8 +123,12 @@ describe('Watch Many, each entry compared as its read arrives: what held', () =>
 		expect(whose.slice(0, 320).every((c) => c === 'CUST_LARGE')).toBe(true);
 		expect(whose.slice(320, 570).every((c) => c === 'CUST_FIVE')).toBe(true);
 		expect(whose.slice(570).every((c) => c === 'CUST_SMALL')).toBe(true);
-		for (const item of all) expect(owner.get(String(item.referenceBeneficiaryId))).toBe((item._listedFor as IDataObject).customerId);
-		expect(new Set(all.map((i) => `${String((i._listedFor as IDataObject).customerId)} ${String(i.referenceBeneficiaryId)}`)).size).toBe(575);
+		for (const item of all)
+			expect(owner.get(String(item.referenceBeneficiaryId))).toBe((item._listedFor as IDataObject).customerId);
+		expect(
+			new Set(all.map((i) => `${String((i._listedFor as IDataObject).customerId)} ${String(i.referenceBeneficiaryId)}`))
+				.size,
+		).toBe(575);
 	});
 
 	it('one customer held (one read) while another failed; the failed one reports its change once when it reads again', async () => {

@@ -4,9 +4,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { n8nApp, sandboxCredentials, type N8nPoll } from '../../sandbox/engine';
-import { useSimulator } from './helpers';
-import { customerSet, emitted, later, quotaSet, subjectRow, triggerOf, useClock } from './pollerApp';
+import { sandboxCredentials } from '../../sandbox/engine';
+import { n8nApp, type N8nPoll } from '../support/n8nApp';
+import { useSimulator } from '../support/helpers';
+import { customerSet, emitted, later, quotaSet, subjectRow, triggerOf, useClock } from '../support/pollerApp';
 
 const { sim } = useSimulator();
 

@@ -5,7 +5,7 @@
  * wire's caps and deadlines, are tested in test/nodes/transport.test.ts.)
  */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
-import { list, OK_QUOTA, QUOTA, quota, useSimulator } from './helpers';
+import { list, OK_QUOTA, QUOTA, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];

@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
-import { list, OK_QUOTA, QUOTA, quota, useSimulator } from './helpers';
+import { list, OK_QUOTA, QUOTA, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const customers = createCustomers();
@@ -98,7 +98,9 @@ describe('every field whose empty value reads your own account is decided the sa
 		expect(run.json.slice(0, SMALL.length)).toEqual(SMALL);
 		expect(run.json.slice(SMALL.length)).toEqual([
 			expect.objectContaining({
-				error: expect.stringMatching(/^Access Token is an expression that gave nothing for item 1; an empty Access Token sends the request without that OAuth authorization/),
+				error: expect.stringMatching(
+					/^Access Token is an expression that gave nothing for item 1; an empty Access Token sends the request without that OAuth authorization/,
+				),
 				field: 'accessToken',
 			}),
 			expect.objectContaining({ error: expect.stringMatching(/gave nothing for item 2/), field: 'accessToken' }),
@@ -107,7 +109,11 @@ describe('every field whose empty value reads your own account is decided the sa
 	});
 
 	it("the quota's Connected Account ID and Access Token", async () => {
-		const rows: IDataObject[] = [{ account: 'ACC-1', token: 'tok-1' }, { account: '', token: 'tok-2' }, { account: 'ACC-3', token: '' }];
+		const rows: IDataObject[] = [
+			{ account: 'ACC-1', token: 'tok-1' },
+			{ account: '', token: 'tok-2' },
+			{ account: 'ACC-3', token: '' },
+		];
 		const run = await quota(
 			sim(),
 			{ ...QUOTA, options: { connectedAccountId: '={{ $json.account }}', accessToken: '={{ $json.token }}' } },
@@ -119,7 +125,10 @@ describe('every field whose empty value reads your own account is decided the sa
 				error: `Connected Account ID is an expression that gave "" for item 1; an empty Connected Account ID reads your own account's quota, not the managed customer's, so nothing was sent for this item`,
 				field: 'connectedAccountId',
 			}),
-			expect.objectContaining({ error: expect.stringMatching(/^Access Token is an expression that gave nothing for item 2/), field: 'accessToken' }),
+			expect.objectContaining({
+				error: expect.stringMatching(/^Access Token is an expression that gave nothing for item 2/),
+				field: 'accessToken',
+			}),
 		]);
 		expect(sim().requests.map((r) => r.headers['connected-accountid'])).toEqual(['ACC-1']);
 	});
@@ -155,13 +164,17 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		expect(without(run.json, '_listedFor')).toEqual(SMALL);
 	});
 
-	it("your own account says so; an access token is named, never shown", async () => {
+	it('your own account says so; an access token is named, never shown', async () => {
 		const own = await list(sim(), { returnAll: true }, V1_1);
 		expect(own.json.map((item) => item._listedFor)).toEqual(OWN.map(() => ({ ownAccount: true })));
 		const token = await list(sim(), { returnAll: true, options: { accessToken: 'tok-secret-77' } }, V1_1);
 		expect(token.json[0]._listedFor).toEqual({ viaAccessToken: true });
 		expect(JSON.stringify(token.json)).not.toContain('tok-secret-77');
-		const both = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', accessToken: 'tok-secret-77' } }, V1_1);
+		const both = await list(
+			sim(),
+			{ returnAll: true, options: { customerId: 'CUST_SMALL', accessToken: 'tok-secret-77' } },
+			V1_1,
+		);
 		expect(both.json[0]._listedFor).toEqual({ customerId: 'CUST_SMALL', viaAccessToken: true });
 	});
 
@@ -170,7 +183,11 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		expect(saved.json).toEqual(SMALL);
 		const on = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: true } });
 		expect(on.json.every((item) => (item._listedFor as IDataObject).customerId === 'CUST_SMALL')).toBe(true);
-		const off = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: false } }, V1_1);
+		const off = await list(
+			sim(),
+			{ returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: false } },
+			V1_1,
+		);
 		expect(off.json).toEqual(SMALL);
 	});
 
@@ -180,7 +197,10 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 			limit: 2,
 			options: { customerId: '={{ $json.customerId }}', includeProof: true },
 		};
-		const run = await list(sim(), parameters, { items: [{ customerId: 'CUST_SMALL' }, { customerId: 'CUST_LARGE' }], ...V1_1 });
+		const run = await list(sim(), parameters, {
+			items: [{ customerId: 'CUST_SMALL' }, { customerId: 'CUST_LARGE' }],
+			...V1_1,
+		});
 		expect(run.items.map((item) => [item.pairedItem, (item.json._listedFor as IDataObject).customerId])).toEqual([
 			[{ item: 0 }, 'CUST_SMALL'],
 			[{ item: 0 }, 'CUST_SMALL'],

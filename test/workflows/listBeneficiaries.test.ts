@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
-import { list, useSimulator } from './helpers';
+import { list, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const data = createCustomers();

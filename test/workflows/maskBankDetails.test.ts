@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { list, useSimulator } from './helpers';
+import { list, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 

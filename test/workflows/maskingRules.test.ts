@@ -7,8 +7,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { list, useSimulator } from './helpers';
-import { customerSet, emitted, triggerOf } from './pollerApp';
+import { list, useSimulator } from '../support/helpers';
+import { customerSet, emitted, triggerOf } from '../support/pollerApp';
 
 const { sim } = useSimulator();
 const tail = (value: string) => `****${value.slice(-4)}`;
@@ -20,7 +20,10 @@ const extendInfo = (b: IDataObject) => b.extendInfo as IDataObject;
 
 /** The customer's list with Mask Bank Details on. */
 async function maskedList(customerId = 'CUST_SMALL'): Promise<IDataObject[]> {
-	const run = await list(sim(), { returnAll: true, options: { customerId, maskBankDetails: true, includeOwner: true } });
+	const run = await list(sim(), {
+		returnAll: true,
+		options: { customerId, maskBankDetails: true, includeOwner: true },
+	});
 	expect(run.status).toBe('success');
 	return run.json;
 }

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only test: waits to see that no request is left running */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { LoggedRequest } from '../../sandbox/server';
-import { list, useSimulator } from './helpers';
+import { list, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator({ latencyMs: 15 });
 // These tests look at one read of a listing (its concurrency, order, retries and re-reads), so
@@ -120,7 +120,10 @@ describe('HTTP 429 on a listing page', () => {
 describe('a listing whose total changes while it is read', () => {
 	it('is read once more and returned whole when it settles', async () => {
 		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1, times: 1 });
-		const run = await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE', pageConcurrency: 1 } });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageConcurrency: 1 },
+		});
 		expect(run.status).toBe('success');
 		const now = sim().requests.length;
 		// The first reading stops at page 2, the first page that shows the new total; the second reads all 7.
@@ -132,7 +135,10 @@ describe('a listing whose total changes while it is read', () => {
 
 	it('fails clearly, naming the counts, when it keeps changing, and emits nothing', async () => {
 		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1 });
-		const run = await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE', pageConcurrency: 1 } });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageConcurrency: 1 },
+		});
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(

@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
 import { STATE_V3 } from '../fixtures/previousTriggerStates';
-import { list, useSimulator } from './helpers';
+import { list, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const TWICE = { customerId: 'CUST_TWICE' };

@@ -1,5 +1,5 @@
 import { readSandboxKey } from '../../sandbox/server';
-import { list, quota, useSimulator } from './helpers';
+import { list, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const RETRY_ADVICE = /at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes/;

@@ -5,7 +5,7 @@
  * simulator over real HTTP.
  */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
-import { list, quota, useSimulator } from './helpers';
+import { list, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator({ latencyMs: 20 });
 const customers = createCustomers();

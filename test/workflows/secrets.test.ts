@@ -3,7 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { SECRET_PIECE } from '../../nodes/PartnerAccountInquiry/shared/core/redaction';
 import { readSandboxKey, type FaultRule } from '../../sandbox/server';
-import { list, quota, useSimulator, type RunExtras } from './helpers';
+import { list, quota, useSimulator, type RunExtras } from '../support/helpers';
 
 const { sim } = useSimulator();
 const PLANTED_MARKER = 'AT-7f3a9c1e-never-show-me-0042';

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SUMMARY_FIELDS } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
-import { QUOTA, useSimulator } from './helpers';
+import { QUOTA, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 

@@ -8,9 +8,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { useSimulator } from './helpers';
-import { count, useClock } from './pollerApp';
-import { appOf, customerTrigger, quotaTrigger, SHAPES } from './watchShapes';
+import { useSimulator } from '../support/helpers';
+import { count, useClock } from '../support/pollerApp';
+import { appOf, customerTrigger, quotaTrigger, SHAPES } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();
@@ -84,7 +84,9 @@ describe.each(SHAPES)('events picked together, %s customer', (shape) => {
 		const stranger = sim().reuseReference('CUST_SMALL', 4);
 		const reused = (await n8n.poll()).items ?? [];
 		expect(events(reused)).toEqual([['beneficiaryBankDetailsChanged', stranger.referenceBeneficiaryId]]);
-		expect(Object.keys(reused[0].changes as object)).toEqual(expect.arrayContaining(['accountName', 'beneficiaryToken']));
+		expect(Object.keys(reused[0].changes as object)).toEqual(
+			expect.arrayContaining(['accountName', 'beneficiaryToken']),
+		);
 		expect(count(await n8n.poll())).toBe(0);
 	});
 });

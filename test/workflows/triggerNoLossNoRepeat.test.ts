@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { N8nPoll } from '../../sandbox/engine';
-import { useSimulator } from './helpers';
-import { later, useClock } from './pollerApp';
-import { appOf, customerTrigger, quotaTrigger, watchedRecord } from './watchShapes';
+import type { N8nPoll } from '../support/n8nApp';
+import { useSimulator } from '../support/helpers';
+import { later, useClock } from '../support/pollerApp';
+import { appOf, customerTrigger, quotaTrigger, watchedRecord } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();

@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { QUOTA, useSimulator } from './helpers';
+import { QUOTA, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 

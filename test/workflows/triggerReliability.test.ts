@@ -3,22 +3,15 @@
  * simulator: identity across bank-detail changes, polls over a list changing while it is read,
  * state that belongs to one question, quota alerts (first poll, status U back-off), and n8n's
  * ways of keeping static data (saved only when a poll emits; restarts; 2.x's poll scheduler with
- * and without durable cursors), played by sandbox/engine.ts n8nApp (more in triggerPollers.test.ts).
+ * and without durable cursors), played by test/support/n8nApp.ts (more in triggerPollers.test.ts).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import {
-	activateTrigger,
-	n8nApp,
-	newN8nProcess,
-	sandboxCredentials,
-	type N8nPoll,
-	type N8nSaving,
-	type PollerOptions,
-} from '../../sandbox/engine';
+import { activateTrigger, newN8nProcess, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
+import { n8nApp, type N8nPoll, type N8nSaving } from '../support/n8nApp';
 import { startSimulator } from '../../sandbox/server';
-import { QUOTA, useSimulator } from './helpers';
-import { entryStateOf } from './pollerApp';
+import { QUOTA, useSimulator } from '../support/helpers';
+import { entryStateOf } from '../support/pollerApp';
 
 const { sim } = useSimulator();
 
@@ -267,7 +260,7 @@ describe('quota alerts', () => {
 	});
 });
 
-/** n8n's ways of keeping a trigger's static data (sandbox/engine.ts n8nApp), counting the items of each poll. */
+/** n8n's ways of keeping a trigger's static data (test/support/n8nApp.ts), counting the items of each poll. */
 function n8n(parameters: INodeParameters, saving: N8nSaving) {
 	const app = n8nApp({ parameters, credentials: sandboxCredentials(sim().url), saving });
 	const count = (poll: N8nPoll | undefined) => {

@@ -6,10 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { N8nPoll } from '../../sandbox/engine';
-import { useSimulator } from './helpers';
-import { useClock } from './pollerApp';
-import { appOf, CELLS, customerTrigger, quotaTrigger, watchedRecord } from './watchShapes';
+import type { N8nPoll } from '../support/n8nApp';
+import { useSimulator } from '../support/helpers';
+import { useClock } from '../support/pollerApp';
+import { appOf, CELLS, customerTrigger, quotaTrigger, watchedRecord } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();

@@ -4,9 +4,9 @@
  * documented repeat elsewhere), the baseline an activation takes, deactivating and activating
  * again, an n8n restart carrying on, and what this process carries on that n8n did not save.
  */
-import { useSimulator } from './helpers';
-import { count, useClock } from './pollerApp';
-import { appOf, CELLS, customerTrigger, quotaTrigger } from './watchShapes';
+import { useSimulator } from '../support/helpers';
+import { count, useClock } from '../support/pollerApp';
+import { appOf, CELLS, customerTrigger, quotaTrigger } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();

@@ -1,11 +1,11 @@
 /**
- * The trigger's runs under n8n's pollers (sandbox/engine.ts n8nApp), one subject alone and in a set: which run of saved states a
+ * The trigger's runs under n8n's pollers (test/support/n8nApp.ts), one subject alone and in a set: which run of saved states a
  * poll carries on from after deactivating and activating again (whatever the clock does), a U
  * answered to the poll n8n runs at activation, and a poll record edited into something no run writes.
  */
-import { useSimulator } from './helpers';
-import { count, later, U, useClock } from './pollerApp';
-import { appOf, CELLS, customerTrigger, quotaTrigger, SHAPES, watchedRecord, type Shape } from './watchShapes';
+import { useSimulator } from '../support/helpers';
+import { count, later, U, useClock } from '../support/pollerApp';
+import { appOf, CELLS, customerTrigger, quotaTrigger, SHAPES, watchedRecord, type Shape } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();

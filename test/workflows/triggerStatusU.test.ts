@@ -5,9 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { useSimulator } from './helpers';
-import { count, later, MINUTE, U, useClock } from './pollerApp';
-import { appOf, CELLS, quotaTrigger, requestsFor, SHAPES, watchedRecord } from './watchShapes';
+import { useSimulator } from '../support/helpers';
+import { count, later, MINUTE, U, useClock } from '../support/pollerApp';
+import { appOf, CELLS, quotaTrigger, requestsFor, SHAPES, watchedRecord } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger, newN8nProcess, sandboxCredentials } from '../../sandbox/engine';
-import { useSimulator } from './helpers';
-import { useClock } from './pollerApp';
+import { useSimulator } from '../support/helpers';
+import { useClock } from '../support/pollerApp';
 
 interface Saved {
 	typeVersion: number;

@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { list, quota, useSimulator } from './helpers';
+import { list, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 

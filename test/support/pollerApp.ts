@@ -1,15 +1,8 @@
 /** What the trigger tests under n8n's pollers share: a clock the tests move, the app, counts. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import {
-	activateTrigger,
-	n8nApp,
-	sandboxCredentials,
-	type N8nPoll,
-	type N8nSaving,
-	type PollerOptions,
-	newN8nProcess,
-} from '../../sandbox/engine';
+import { activateTrigger, sandboxCredentials, type PollerOptions, newN8nProcess } from '../../sandbox/engine';
+import { n8nApp, type N8nPoll, type N8nSaving } from './n8nApp';
 import type { Simulator } from '../../sandbox/server';
 import { QUOTA } from './helpers';
 

@@ -1,11 +1,12 @@
 /**
  * One guarantee, every shape it serves: the trigger watching one subject alone ('one'), or the
  * same subject as the first entry of a set beside a quiet one ('set'), under each way n8n saves a
- * poll (sandbox/engine.ts n8nApp: 'emit', 'scheduler', 'durable'). Node version 3.
+ * poll (test/support/n8nApp.ts: 'emit', 'scheduler', 'durable'). Node version 3.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { n8nApp, sandboxCredentials, type N8nSaving } from '../../sandbox/engine';
+import { sandboxCredentials } from '../../sandbox/engine';
+import { n8nApp, type N8nSaving } from './n8nApp';
 import type { Simulator } from '../../sandbox/server';
 import { QUOTA } from './helpers';
 
