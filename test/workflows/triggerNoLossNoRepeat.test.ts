@@ -1,9 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
-
+/**
+ * No event lost, none repeated, where the trigger meets n8n's edges (through n8n's engine against
+ * the simulator, node version 3): edits of an active workflow, durable cursors with polls that
+ * report a failure, held events and Mask Bank Details, overlapping polls, saves that prove
+ * nothing, a rate-limited gateway, held events across a restart.
+ */
 import type { N8nPoll } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
-import { later, useClock } from '../support/pollerApp';
-import { appOf, customerTrigger, quotaTrigger, watchedRecord } from '../support/watchShapes';
+import { useClock } from '../support/pollerApp';
+import { appOf, customerTrigger, quotaTrigger } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();
@@ -17,8 +21,8 @@ const show = (p: N8nPoll | undefined) =>
 			? `error: ${p.error.message}`
 			: (p.items ?? []).map((i) => `${i.event}:${i.subject ?? i.referenceBeneficiaryId}`);
 
-describe('edit of an active workflow (default poller)', () => {
-	it('A: a failure still unreported is thrown by the edit activation poll: the edit deactivates the workflow', async () => {
+describe('an edit of an active workflow with a set entry failing (default poller)', () => {
+	it("a failure not yet reported does not fail the edit's activation poll: the workflow stays active", async () => {
 		const n8n = app(quotaTrigger('set', ['quotaChanged']), 'emit');
 		expect(show(await n8n.activate())).toEqual([]);
 		sim().addFault({ fault: 'answer', operation: 'quota', accumulationId: 'U-B1', answer: FAIL, times: 1 });
@@ -29,7 +33,7 @@ describe('edit of an active workflow (default poller)', () => {
 		expect(show(edit)).toEqual([]);
 	});
 
-	it('B: an entry of a set failing at the edit activation poll: docs say its baseline waits; the edit fails', async () => {
+	it("an entry failing at the edit's activation poll does not fail the edit", async () => {
 		const n8n = app(quotaTrigger('set', ['quotaChanged']), 'emit');
 		expect(show(await n8n.activate())).toEqual([]);
 		sim().addFault({ fault: 'answer', operation: 'quota', accumulationId: 'U-B1', answer: FAIL, times: 1 });
@@ -38,8 +42,8 @@ describe('edit of an active workflow (default poller)', () => {
 	});
 });
 
-describe('A2: the edit that fails loses a held event', () => {
-	it('a Quota Changed held by the edit poll report is lost when the user activates again', async () => {
+describe('an edit of an active workflow loses no change', () => {
+	it("a Quota Changed found at the edit while another entry's failure is unreported is emitted", async () => {
 		const n8n = app(quotaTrigger('set', ['quotaChanged']), 'emit');
 		expect(show(await n8n.activate())).toEqual([]);
 		sim().addFault({ fault: 'answer', operation: 'quota', accumulationId: 'U-B1', answer: FAIL, times: 1 });
@@ -55,8 +59,8 @@ describe('A2: the edit that fails loses a held event', () => {
 	});
 });
 
-describe('C: durable cursors, a re-arm seen only by a report poll', () => {
-	it('quota recovers at a poll that reports, n8n restarts, quota falls again: Below must alert', async () => {
+describe('durable cursors: a quota alert re-armed at a poll that reports a failure', () => {
+	it('the quota recovers at the poll that reports, n8n restarts, it falls again: Below alerts once', async () => {
 		const n8n = app(quotaTrigger('set', ['quotaBelowThreshold']), 'durable');
 		expect(show(await n8n.activate())).toEqual([]);
 		for (let i = 0; i < 3; i++) expect(show(await n8n.poll())).toEqual([]);
@@ -77,7 +81,7 @@ describe('C: durable cursors, a re-arm seen only by a report poll', () => {
 	});
 });
 
-describe('D: held items and Mask Bank Details', () => {
+describe('held items and Mask Bank Details', () => {
 	const bind600 = () => {
 		const template = small()[0];
 		const bound = Array.from({ length: 600 }, (_, i) => ({
@@ -89,7 +93,7 @@ describe('D: held items and Mask Bank Details', () => {
 		small().push(...bound);
 		return bound;
 	};
-	it('D1: masking turned on (an edit that keeps every baseline) while items are held: held items emitted unmasked', async () => {
+	it('masking turned on (an edit that keeps every baseline) while items are held: the held items are emitted masked', async () => {
 		const off = customerTrigger('one', ['beneficiaryAdded'], 'CUST_SMALL', { maskBankDetails: false });
 		const n8n = app(off, 'emit');
 		await n8n.activate();
@@ -101,7 +105,7 @@ describe('D: held items and Mask Bank Details', () => {
 		expect(items).toHaveLength(100);
 		expect(items.filter((i) => i.bankAccountNo === bound[599].bankAccountNo)).toEqual([]);
 	});
-	it('D2: masking off: the saved static data holds whole bank account numbers (docs: no beneficiary objects, no secrets)', async () => {
+	it('masking off: the saved static data holds no whole bank account number of a held item', async () => {
 		const off = customerTrigger('one', ['beneficiaryAdded'], 'CUST_SMALL', { maskBankDetails: false });
 		const n8n = app(off, 'durable');
 		await n8n.activate();
@@ -112,9 +116,9 @@ describe('D: held items and Mask Bank Details', () => {
 	});
 });
 
-describe('E: Bank Details Changed picked alone', () => {
+describe('Bank Details Changed picked alone', () => {
 	it.each(['emit', 'durable'] as const)(
-		'E1 (%s): a vetted reference ID now pays another account under another name: one Bank Details Changed',
+		'n8n saving %s: a vetted reference ID now paying another account under another name is one Bank Details Changed',
 		async (saving) => {
 			const n8n = app(customerTrigger('one', ['beneficiaryBankDetailsChanged']), saving);
 			await n8n.activate();
@@ -126,8 +130,8 @@ describe('E: Bank Details Changed picked alone', () => {
 	);
 });
 
-describe('C2: durable cursors, a beneficiary first seen by a report poll', () => {
-	it('bound at a poll that reports (another customer failed), n8n restarts, unbound: Removed must be reported', async () => {
+describe('durable cursors: a beneficiary first seen by a poll that reports a failure', () => {
+	it('bound at a poll that reports (another customer failed), n8n restarts, unbound: its removal is reported', async () => {
 		const n8n = app(customerTrigger('set', ['beneficiaryRemoved']), 'durable');
 		await n8n.activate();
 		for (let i = 0; i < 2; i++) expect(show(await n8n.poll())).toEqual([]);
@@ -141,7 +145,7 @@ describe('C2: durable cursors, a beneficiary first seen by a report poll', () =>
 		const seen = [show(await n8n.poll()), show(await n8n.poll()), show(await n8n.poll())].flat();
 		expect(seen.filter((o) => !String(o).startsWith('error'))).toEqual(['beneficiaryRemoved:REF-C2']);
 	});
-	it('control: the same without the failure is reported', async () => {
+	it('bound at a quiet poll, n8n restarts, unbound: its removal is reported', async () => {
 		const n8n = app(customerTrigger('set', ['beneficiaryRemoved']), 'durable');
 		await n8n.activate();
 		for (let i = 0; i < 2; i++) expect(show(await n8n.poll())).toEqual([]);
@@ -155,8 +159,8 @@ describe('C2: durable cursors, a beneficiary first seen by a report poll', () =>
 	});
 });
 
-describe('C control', () => {
-	it('durable: quota recovers at a quiet poll, restart, falls again: alerts', async () => {
+describe('durable cursors: a quota alert re-armed at a quiet poll', () => {
+	it('the quota recovers at a quiet poll, n8n restarts, it falls again: Below alerts once', async () => {
 		const n8n = app(quotaTrigger('set', ['quotaBelowThreshold']), 'durable');
 		expect(show(await n8n.activate())).toEqual([]);
 		for (let i = 0; i < 3; i++) expect(show(await n8n.poll())).toEqual([]);
@@ -173,9 +177,9 @@ describe('C control', () => {
 	});
 });
 
-describe('F: overlapping polls of the default poller (a poll longer than the poll interval)', () => {
+describe('overlapping polls of the default poller (a poll longer than the poll interval)', () => {
 	it.each(['one', 'set'] as const)(
-		'F1 (%s): a beneficiary bound once, two overlapping polls: emitted twice',
+		'%s: a beneficiary bound once, seen by two overlapping polls, is emitted once',
 		async (shape) => {
 			const n8n = app(customerTrigger(shape, ['beneficiaryAdded']), 'emit');
 			await n8n.activate();
@@ -190,8 +194,8 @@ describe('F: overlapping polls of the default poller (a poll longer than the pol
 	);
 });
 
-describe('G4: durable, a baseline taken by a report poll', () => {
-	it('customer added by an edit fails once while another has an event; the poll that first reads it reports: baseline never committed', async () => {
+describe('durable cursors: a baseline taken by a poll that reports a failure', () => {
+	it('a customer added by an edit fails once while another has an event: its baseline is committed, and a beneficiary bound before a restart is reported once', async () => {
 		const one = { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], watch: 'many', options: {} };
 		const n8n = app({ ...one, customers: { customer: [{ customerId: 'CUST_SMALL' }] } } as never, 'durable');
 		await n8n.activate();
@@ -222,9 +226,9 @@ describe('G4: durable, a baseline taken by a report poll', () => {
 	});
 });
 
-describe('H: default poller, two saves of the workflow in a row forge the proof that every poll is saved', () => {
+describe('default poller: saving the workflow twice in a row is no proof that every poll is saved', () => {
 	it.each(['one', 'set'] as const)(
-		'H1 (%s): re-armed at a quiet poll, n8n restarts with the quota below again: no alert',
+		'%s: saved twice, re-armed at a quiet poll, n8n restarts with the quota below again: it alerts',
 		async (shape) => {
 			const params = quotaTrigger(shape, ['quotaBelowThreshold']);
 			const n8n = app(params, 'emit');
@@ -239,7 +243,7 @@ describe('H: default poller, two saves of the workflow in a row forge the proof 
 			expect(seen).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
 		},
 	);
-	it('H0 control: one save only', async () => {
+	it('saved once, re-armed at a quiet poll, n8n restarts with the quota below again: it alerts', async () => {
 		const params = quotaTrigger('one', ['quotaBelowThreshold']);
 		const n8n = app(params, 'emit');
 		sim().setQuota('USER_ID', 'U-1001', '100');
@@ -253,9 +257,9 @@ describe('H: default poller, two saves of the workflow in a row forge the proof 
 	});
 });
 
-describe('I: rate-limited gateway during a set poll', () => {
+describe('a rate-limited gateway during a set poll', () => {
 	it.each(['emit', 'durable'] as const)(
-		'I1 (%s): every 3rd request refused: each change once, no failure',
+		'quota subjects, n8n saving %s, every 3rd request refused: each change once, no failure',
 		async (saving) => {
 			const ids = Array.from({ length: 24 }, (_, i) => `U-B${200 + i}`);
 			const rows = ids.map((id) => ({
@@ -279,7 +283,7 @@ describe('I: rate-limited gateway during a set poll', () => {
 			expect([...seen].sort()).toEqual(ids.map((id) => `quotaChanged:USER_ID ${id} USD`).sort());
 		},
 	);
-	it('I2: customer set, every 3rd request refused: each change once', async () => {
+	it('customers, every 3rd request refused: each change once', async () => {
 		const n8n = app(
 			{
 				triggerOn: 'beneficiaries',
@@ -300,9 +304,9 @@ describe('I: rate-limited gateway during a set poll', () => {
 	});
 });
 
-describe('J: held events, a report, a restart', () => {
+describe('held events across a report and a restart', () => {
 	it.each(['emit', 'scheduler', 'durable'] as const)(
-		'J1 (%s): 600 bound; 500 emitted, 100 held; next poll reports; restart: the 100 once',
+		'n8n saving %s: 600 bound, 500 emitted and 100 held, a failure reported, n8n restarts: the 100 emitted once',
 		async (saving) => {
 			const n8n = app(customerTrigger('set', ['beneficiaryAdded']), saving);
 			await n8n.activate();
@@ -328,7 +332,7 @@ describe('J: held events, a report, a restart', () => {
 			expect(new Set(refs).size).toBe(600);
 		},
 	);
-	it('J2 (emit): held items of an entry removed from the set, then put back: not emitted from the old find', async () => {
+	it('default poller: held items of an entry removed from the set, then put back, are not emitted from the old find', async () => {
 		const both = customerTrigger('set', ['beneficiaryAdded']);
 		const n8n = app(both, 'emit');
 		await n8n.activate();
@@ -347,5 +351,3 @@ describe('J: held events, a report, a restart', () => {
 		expect(show(await n8n.poll())).toEqual([]);
 	});
 });
-
-export const unused = [later, customerTrigger, watchedRecord, small, {} as IDataObject];

@@ -6,6 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
 import type { N8nPoll } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
 import { useClock } from '../support/pollerApp';
@@ -111,5 +112,31 @@ describe.each(CELLS)('events held back by the cap, %s subject, n8n saving %s', (
 		);
 		expect(added.every((item) => (item._listedFor as IDataObject).customerId === 'CUST_SMALL')).toBe(true);
 		expect((await n8n.poll()).items ?? []).toEqual([]);
+	});
+});
+
+describe('a list that changed while read, reported at the 3rd poll in a row', () => {
+	it('"the 3rd poll in a row": a poll that failed otherwise breaks the row', async () => {
+		const state: IDataObject = {};
+		const removed = activateTrigger({
+			parameters: { event: 'beneficiaryRemoved', options: { customerId: 'CUST_LARGE' } },
+			credentials: sandboxCredentials(sim().url),
+			staticData: state,
+		});
+		expect((await removed.poll()).ok).toBe(true);
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10, times: 4 });
+		expect(await removed.poll()).toEqual({ ok: true, items: null });
+		sim().addFault({
+			fault: 'answer',
+			operation: 'list',
+			answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
+			times: 1,
+		});
+		expect((await removed.poll()).ok).toBe(false);
+		sim().clearFaults();
+		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10, times: 8 });
+		expect(await removed.poll()).toEqual({ ok: true, items: null });
+		const second = await removed.poll();
+		expect(second.ok ? 'quiet' : second.error.description).toBe('quiet');
 	});
 });

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { useSimulator } from '../support/helpers';
-import { count, later, MINUTE, U, useClock } from '../support/pollerApp';
+import { CHANGED as CHANGED_V1, count, later, makeApp, MINUTE, U, useClock } from '../support/pollerApp';
 import { appOf, CELLS, quotaTrigger, requestsFor, SHAPES, watchedRecord } from '../support/watchShapes';
 
 const { sim } = useSimulator();
@@ -161,5 +161,28 @@ describe.each(SHAPES)('status U, %s subject, durable cursors', (shape) => {
 		expect(n8n.warnings).toEqual([expect.stringMatching(/says support was told after 2 answers U/)]);
 		// The episode starts anew (its start reported again), and its 7th repeat is reported.
 		expect(failed).toHaveLength(2);
+	});
+});
+
+describe('status U under durable cursors (version 1 trigger), n8n restarting right after the start was reported', () => {
+	const appV1 = makeApp(sim);
+	const quotaRequests = () => sim().requests.filter((r) => r.path.includes('AvailableQuota')).length;
+
+	it('durable cursors: a restart right after the start was reported repeats it at most once, as documented', async () => {
+		const n8n = appV1(CHANGED_V1, 'durable');
+		expect((await n8n.activate()).error).toBeUndefined();
+		sim().addFault({ fault: 'answer', operation: 'quota', answer: U });
+		const first = await n8n.poll();
+		expect(first.error?.description).toMatch(/stops asking this question/);
+		// The poll that reports throws, which no poller saves: a restart before the next poll forgets it.
+		await n8n.restart();
+		const failed: number[] = [];
+		for (let minute = 1; minute < 60; minute++) {
+			later(1);
+			if ((await n8n.poll()).error) failed.push(minute);
+		}
+		expect(failed).toHaveLength(1);
+		// After the repeat, the back-off holds under durable cursors: asked at 5 minutes' steps, not every minute.
+		expect(quotaRequests()).toBeLessThan(8);
 	});
 });

@@ -1,0 +1,71 @@
+/**
+ * Watch Many's rows as entered are checked whole before any request: a row of spaces, the same
+ * customer twice (once with a space), pasted columns in another order, a Connected Account ID
+ * that gives nothing. A refusal names no account number whole. Through n8n's engine.
+ */
+import { useSimulator } from '../support/helpers';
+import { customerSet, emitted, quotaSet, subjectRow, triggerOf, useClock } from '../support/pollerApp';
+
+const { sim } = useSimulator();
+
+useClock();
+const trigger = triggerOf(sim);
+
+const row = subjectRow;
+const below = quotaSet;
+const customers = customerSet;
+
+describe('Watch Many rows, refused before any request', () => {
+	it('a customer row of spaces is refused, never read as the partner own list', async () => {
+		const result = await trigger(customers(['CUST_SMALL', '   ']), {}).poll();
+		const lists = sim().requests.filter((r) => r.path.includes('Beneficiar'));
+		expect(lists.filter((r) => !r.body.includes('"customerId"'))).toHaveLength(0);
+		expect(result.ok).toBe(false);
+	});
+
+	it('the same customer in two rows, once with a space, is refused as a repeat', async () => {
+		const result = await trigger(customers(['CUST_SMALL', 'CUST_SMALL ']), {}).poll();
+		expect(!result.ok && result.error.message).toMatch(/row 2 repeats row 1/);
+	});
+
+	it('the same customer in two rows, once with a space: one added beneficiary is one event', async () => {
+		const poller = trigger(customers(['CUST_SMALL', ' CUST_SMALL']), {});
+		const first = await poller.poll();
+		if (!first.ok) return; // refused: fine
+		const list = sim().beneficiaries('CUST_SMALL');
+		list.push({
+			...list[0],
+			referenceBeneficiaryId: 'REF-R25',
+			beneficiaryToken: Buffer.from('token:R25').toString('base64'),
+		});
+		const items = await emitted(poller);
+		expect(items).toHaveLength(1);
+	});
+
+	it('a pasted line with its columns in another order: the refusal names no account number whole', async () => {
+		const result = await trigger(
+			{
+				event: 'quotaBelowThreshold',
+				watch: 'many',
+				threshold: 100,
+				subjectsEntry: 'text',
+				subjectsText: '6222021234567890, RECEIVING_ACCOUNT, USD\nRECEIVING_ACCOUNT, USD, 6222021234567891',
+			},
+			{},
+		).poll();
+		expect(result.ok).toBe(false);
+		const message = result.ok ? '' : `${result.error.message} ${result.error.description ?? ''}`;
+		expect(message).toMatch(/line 1: .*line 2: /);
+		expect(message).not.toContain('6222021234567890');
+		expect(message).not.toContain('6222021234567891');
+	});
+
+	it('Connected Account ID from an expression that gives nothing is refused for a set, never read as your own account', async () => {
+		const result = await trigger(
+			{ ...below([row('U-B1'), row('U-B2')]), event: 'quotaChanged', options: { connectedAccountId: '={{ "  " }}' } },
+			{},
+		).poll();
+		expect(result.ok).toBe(false);
+		expect(sim().requests).toHaveLength(0);
+	});
+});
