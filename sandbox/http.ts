@@ -75,6 +75,9 @@ export async function listen(parts: Parts, host: string, port: number): Promise<
 		const path = `${url.pathname}${url.search}`;
 		const entry: LoggedRequest = { method: req.method ?? '', path, headers: req.headers, body: raw.toString('utf8') };
 		requests.push(entry);
+		res.on('close', () => {
+			if (!res.writableFinished) entry.closedEarly = true;
+		});
 		sim.peakInFlight = Math.max(sim.peakInFlight, gate.enter());
 		try {
 			// Held by holdUntilInFlight, the request is answered as it stands when the gate opens.

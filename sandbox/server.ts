@@ -59,6 +59,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		reset: () => {
 			// Answers a test left held go now, so that they are not counted in flight in the next test.
 			gate.open('the simulator was reset');
+			gate.latencyMs = options.latencyMs ?? 0;
 			faults.clear();
 			requests.length = 0;
 			sim.peakInFlight = 0;

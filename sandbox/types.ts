@@ -13,6 +13,8 @@ export interface LoggedRequest {
 	body: string;
 	resultCode?: string;
 	fault?: FaultKind;
+	/** The client closed the connection before the answer ended (its deadline, an abort): the answer was cut. */
+	closedEarly?: boolean;
 }
 
 export interface SimulatorOptions {
@@ -82,6 +84,7 @@ export interface Simulator {
 	 * name, other bank details, another token. Returns it.
 	 */
 	reuseReference(customerId: string, index: number): Beneficiary;
+	/** Back to the start: no held answers, faults or logged requests, the accounts and the latency as started. */
 	reset(): void;
 	close(): Promise<void>;
 }
