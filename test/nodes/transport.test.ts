@@ -1,6 +1,6 @@
 import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import { networkError } from '../../nodes/PartnerAccountInquiry/shared/transport/wire';
-import { list, OK_QUOTA, QUOTA, quota, useSimulator } from '../support/helpers';
+import { list, OK_QUOTA, QUOTA, quota, until, useSimulator } from '../support/helpers';
 
 describe('networkError: which send failures are worth a retry', () => {
 	it.each([
@@ -37,16 +37,17 @@ describe('the wire: every body is capped in size and every attempt has a wall-cl
 	// Driven through n8n's engine against the simulator, which drips, inflates or drops answers.
 	const { sim } = useSimulator();
 
+	// The drip sends one byte every 200 ms: an answer of hundreds of bytes takes minutes, longer
+	// than this test may run (30 s). Only a deadline that cuts each attempt ends it in time.
 	it('a body dripped byte by byte meets the wall-clock deadline of each attempt', async () => {
 		sim().addFault({ fault: 'drip', operation: 'quota' });
-		const started = Date.now();
 		const run = await quota(sim(), { ...QUOTA, options: { timeout: 1000 } });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/the request timed out \(1000 ms\)/);
 		expect(sim().requests).toHaveLength(4);
-		// 4 attempts of at most 1 s each, and the pauses between them: never "for ever".
-		expect(Date.now() - started).toBeLessThan(12_000);
+		// Each attempt was cut by the node (its connection closed before the answer ended), not served whole.
+		await until(() => sim().requests.every((r) => r.closedEarly), 'every attempt closed by the node');
 	}, 30_000);
 
 	it.each(['huge', 'gzipBomb'] as const)(
@@ -92,7 +93,6 @@ describe('the wire: every body is capped in size and every attempt has a wall-cl
 			pageNumber: 2,
 			answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'boom' },
 		});
-		const started = Date.now();
 		const run = await list(sim(), {
 			returnAll: true,
 			options: { customerId: 'CUST_LARGE', pageConcurrency: 4, timeout: 60_000 },
@@ -100,6 +100,7 @@ describe('the wire: every body is capped in size and every attempt has a wall-cl
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/SYSTEM_ERROR/);
-		expect(Date.now() - started).toBeLessThan(3_000);
-	});
+		// Page 3 drips for an hour (a byte every 200 ms) and its Timeout is 60 s: a run that waited for
+		// either would not end within this test's 30 s. No clock is read: the run ending is the proof.
+	}, 30_000);
 });

@@ -1,4 +1,15 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
+
+import { PartnerAccountInquiryApi } from '../../credentials/PartnerAccountInquiryApi.credentials';
+import { PartnerAccountInquiry } from '../../nodes/PartnerAccountInquiry/PartnerAccountInquiry.node';
 
 import { runNode, sandboxCredentials, type NodeRun, type RunNodeOptions } from '../../sandbox/engine';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../sandbox/server';
@@ -18,6 +29,9 @@ export function useSimulator(options: SimulatorOptions = {}): { sim: () => Simul
 
 export interface RunExtras {
 	items?: IDataObject[];
+	/** The node and credential types (watchedNode's), instead of the package's own. */
+	nodeType?: INodeType;
+	credentialType?: ICredentialType;
 	continueOnFail?: boolean;
 	onError?: RunNodeOptions['onError'];
 	typeVersion?: number;
@@ -39,6 +53,8 @@ async function runOperation(
 		onError: extra.onError,
 		typeVersion: extra.typeVersion,
 		cancelAfterMs: extra.cancelAfterMs,
+		nodeType: extra.nodeType,
+		credentialType: extra.credentialType,
 	});
 }
 
@@ -56,3 +72,52 @@ export const OK_QUOTA = {
 	availableQuota: { currency: 'USD', value: '1250000' },
 	availableQuotaAmount: 12500,
 };
+
+/**
+ * Waits until `condition` holds, looking every 10 ms (failing after `timeoutMs`, saying `what`):
+ * for something the simulator sees after the run returns (a connection the node closed).
+ */
+export async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+	for (let waitedMs = 0; !condition(); waitedMs += 10) {
+		if (waitedMs >= timeoutMs) throw new Error(`${what}: not seen in ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+/**
+ * The action node and its credential, watched: `executeEnded` settles when the node's own execute
+ * has ended (n8n ends a cancelled run at once, whatever the node still does), and `signed()`
+ * counts the requests the credential signed (every attempt the node made, arrived or not).
+ */
+export function watchedNode(): {
+	nodeType: INodeType;
+	credentialType: ICredentialType;
+	executeEnded: Promise<void>;
+	signed: () => number;
+} {
+	const node = new PartnerAccountInquiry();
+	const credential = new PartnerAccountInquiryApi();
+	let ended = () => {};
+	const executeEnded = new Promise<void>((resolve) => (ended = resolve));
+	let signed = 0;
+	const nodeType = Object.assign(Object.create(node) as INodeType, {
+		async execute(this: IExecuteFunctions) {
+			try {
+				return await node.execute.call(this);
+			} finally {
+				ended();
+			}
+		},
+	});
+	const authenticate = credential.authenticate as (
+		credentials: ICredentialDataDecryptedObject,
+		options: IHttpRequestOptions,
+	) => Promise<IHttpRequestOptions>;
+	const credentialType = Object.assign(Object.create(credential) as ICredentialType, {
+		authenticate: async (credentials: ICredentialDataDecryptedObject, options: IHttpRequestOptions) => {
+			signed++;
+			return await authenticate(credentials, options);
+		},
+	});
+	return { nodeType, credentialType, executeEnded, signed: () => signed };
+}

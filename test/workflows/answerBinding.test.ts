@@ -245,10 +245,14 @@ describe('a replayed answer is refused', () => {
 			},
 		);
 		expect(first.status).toBe('success');
-		// Stale for the first credential (2 s), still fresh for the default one (300 s).
-		await new Promise((resolve) => setTimeout(resolve, 3_200));
+		// Stale for the first credential (2 s), still fresh for the default one (300 s): the clock moves
+		// 3.2 s on (the node's and the simulator's Date.now) instead of the test waiting for it.
+		const realNow = Date.now.bind(Date);
+		const moved = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_200);
 		sim().addFault({ fault: 'replay', operation: 'list', times: 1 });
-		const again = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		const again = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } }).finally(() =>
+			moved.mockRestore(),
+		);
 		expect(sim().requests.at(-1)?.fault).toBe('replay');
 		expect(again.status).toBe('error');
 		expect(again.error?.message).toMatch(/already received once/);
@@ -402,6 +406,7 @@ describe('Include Proof: an auditor verifies an answer again with OpenSSL alone'
 
 	it('is off by default: no proof in the output', async () => {
 		const run = await list(sim(), { returnAll: false, limit: 3, options: { customerId: 'CUST_LARGE' } });
+		expect(run.json).toHaveLength(3);
 		expect(run.json.every((b) => b.proof === undefined)).toBe(true);
 	});
 });

@@ -1,8 +1,6 @@
-import { sleep } from 'n8n-workflow';
-
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { FaultKind } from '../../sandbox/server';
-import { list, quota, useSimulator } from '../support/helpers';
+import { list, quota, useSimulator, watchedNode } from '../support/helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
@@ -12,6 +10,8 @@ const QUOTA = {
 	currency: 'USD',
 	options: { timeout: 1000 },
 };
+/** The quota with room for three tries of at least 1 s each. */
+const QUOTA_5S = { ...QUOTA, options: { timeout: 5000 } };
 const OK_QUOTA = [
 	{
 		quotaAccumulationMethod: 'USER_ID',
@@ -41,6 +41,20 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 		expect(run.status).toBe('success');
 		expect(run.json).toEqual(OK_QUOTA);
 		expect(sim().requests).toHaveLength(times + 1);
+	});
+
+	it('each retry is signed afresh: its own Request-Time and signature, not the refused bytes sent again', async () => {
+		sim().addFault({ fault: 'http503', operation: 'quota', times: 2 });
+		// Every answer takes at least 1 s: each retry is signed more than a whole second after the try before.
+		sim().setLatency(1000);
+		const run = await quota(sim(), QUOTA_5S);
+		expect(run.json).toEqual(OK_QUOTA);
+		const tries = sim().requests;
+		expect(tries.map((r) => r.fault)).toEqual(['http503', 'http503', undefined]);
+		// The last verified (the simulator checks every signature before it answers).
+		expect(tries.at(-1)?.resultCode).toBe('SUCCESS');
+		expect(new Set(tries.map((r) => r.headers['request-time'])).size).toBe(3);
+		expect(new Set(tries.map((r) => r.headers.signature)).size).toBe(3);
 	});
 
 	it('a listing hit by every transient fault on different pages is still every beneficiary exactly once', async () => {
@@ -105,19 +119,20 @@ describe('a traffic limit costs time, not data', () => {
 		expect(asked('U-B3')).toHaveLength(1);
 	});
 
+	// The default Timeout: 30 s of pauses, unless the execution's cancel reaches them. n8n ends a
+	// cancelled run at once whatever the node does; the node's own execute ending within this test's
+	// 15 s is what shows the cancel reached its pause (no clock is read).
 	it('a cancelled execution ends a pause at once, not when the Timeout is used up', async () => {
 		sim().addFault({ fault: 'rateLimit', operation: 'quota' });
-		const started = Date.now();
-		// The default Timeout: 30 s of pauses, unless the execution's cancel reaches them.
-		const run = await quota(sim(), { ...QUOTA, options: {} }, { cancelAfterMs: 1000 });
-		expect(Date.now() - started).toBeLessThan(10_000);
+		const node = watchedNode();
+		const run = await quota(sim(), { ...QUOTA, options: {} }, { ...node, cancelAfterMs: 1000 });
 		expect(run.json).toEqual([]);
-		const asked = sim().requests.length;
-		expect(asked).toBeLessThanOrEqual(5);
-		// Nothing more is sent after the node has returned.
-		await sleep(1000);
-		expect(sim().requests).toHaveLength(asked);
-	});
+		await node.executeEnded;
+		// The attempts the node made (signed; the last may be cut on its way by the cancel): a few, not 30 s' worth.
+		expect(sim().requests.length).toBeGreaterThanOrEqual(2);
+		expect(sim().requests.length).toBeLessThanOrEqual(node.signed());
+		expect(node.signed()).toBeLessThanOrEqual(5);
+	}, 15_000);
 
 	it('a limit that outlasts the Timeout: the item fails with the code once its pauses add up to it, nothing emitted', async () => {
 		sim().addFault({ fault: 'rateLimit', operation: 'quota' });

@@ -1,7 +1,6 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only test: waits to see that no request is left running */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { LoggedRequest } from '../../sandbox/server';
-import { list, useSimulator } from '../support/helpers';
+import { list, useSimulator, watchedNode } from '../support/helpers';
 
 const { sim } = useSimulator({ latencyMs: 15 });
 // These tests look at one read of a listing (its concurrency, order, retries and re-reads), so
@@ -46,16 +45,20 @@ describe('Return All reads the remaining pages concurrently, in API order, exact
 	});
 
 	it('with a limit, fetches only the pages needed, and none is left running', async () => {
-		const run = await list(sim(), {
-			returnAll: false,
-			limit: 45,
-			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 10 },
-		});
+		const node = watchedNode();
+		const run = await list(
+			sim(),
+			{
+				returnAll: false,
+				limit: 45,
+				options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 10 },
+			},
+			node,
+		);
 		expectExactlyOnce(run.json, LARGE.slice(0, 45));
 		expect([...pagesAsked()].sort()).toEqual([1, 2, 3, 4, 5]);
-		const settled = sim().requests.length;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		expect(sim().requests).toHaveLength(settled);
+		// The node made (signed) those five requests and no other: none started and abandoned, arrived or not.
+		expect(node.signed()).toBe(5);
 	});
 });
 
@@ -63,6 +66,9 @@ describe('a rate-limited listing', () => {
 	it('backs off, retries the refused pages freshly signed, and still returns everything once', async () => {
 		for (const pageNumber of [3, 5, 6])
 			sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber, times: 1 });
+		// Every answer takes at least 1 s: a retry is signed more than a second after its refused try,
+		// so a fresh signature has another Request-Time (whole seconds) and another signature.
+		sim().setLatency(1000);
 		const run = await list(sim(), {
 			returnAll: true,
 			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency: 8 },
@@ -71,15 +77,17 @@ describe('a rate-limited listing', () => {
 		const refused = sim().requests.filter((r) => r.resultCode === 'REQUEST_TRAFFIC_EXCEED_LIMIT');
 		expect(refused).toHaveLength(3);
 		expect(sim().requests).toHaveLength(16 + 3);
-		// Each retry is signed at its own time (whole seconds, so a retry within the same second
-		// carries the same Request-Time and, RSA PKCS#1 v1.5 being deterministic, the same signature).
+		// Each retry is signed at its own time, not the refused try's headers sent again.
 		for (const page of [3, 5, 6]) {
 			const [refusedTry, retry] = sim().requests.filter(
 				(r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === page,
 			);
-			expect(Date.parse(String(retry.headers['request-time']))).toBeGreaterThanOrEqual(
+			expect(Date.parse(String(retry.headers['request-time']))).toBeGreaterThan(
 				Date.parse(String(refusedTry.headers['request-time'])),
 			);
+			expect(retry.headers.signature).not.toBe(refusedTry.headers.signature);
+			// And it verifies: the simulator checks every signature before it answers.
+			expect(retry.resultCode).toBe('SUCCESS');
 		}
 	});
 
