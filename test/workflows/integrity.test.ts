@@ -175,6 +175,9 @@ describe('the request sent must be the request asked for', () => {
 
 	it('the access token is never shown, even its offending character', async () => {
 		const result = await quota(sim(), { ...QUOTA, options: { accessToken: 'secret客' } });
+		expect(result.status).toBe('error');
+		expect(sim().requests).toHaveLength(0);
+		expect(result.error?.message).toMatch(/Access Token/);
 		expect(result.error?.message).not.toContain('secret');
 		expect(result.error?.message).not.toContain('客');
 	});

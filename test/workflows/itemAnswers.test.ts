@@ -182,6 +182,7 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		const saved = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
 		expect(saved.json).toEqual(SMALL);
 		const on = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: true } });
+		expect(on.json).toHaveLength(SMALL.length);
 		expect(on.json.every((item) => (item._listedFor as IDataObject).customerId === 'CUST_SMALL')).toBe(true);
 		const off = await list(
 			sim(),

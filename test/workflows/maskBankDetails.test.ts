@@ -59,7 +59,7 @@ describe('the action node', () => {
 
 	it('on for a list of 7 pages: every item masked', async () => {
 		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', maskBankDetails: true } });
-		expect(run.json).toHaveLength(320);
+		expect(run.json).toEqual(sim().beneficiaries('CUST_LARGE').map(masked));
 		const produced = JSON.stringify(run.json);
 		for (const value of wholeValues(sim().beneficiaries('CUST_LARGE'))) expect(produced).not.toContain(value);
 	});

@@ -2,7 +2,8 @@
  * Mask Bank Details when an item repeats a bank value somewhere else (a JSON number, a key, after
  * a hyphen, URL-encoded, in full-width digits, joined to a currency code), in the action node's
  * items and in the trigger's Added, Removed and Changed items (version 2: on by default), through
- * n8n's engine against the simulator.
+ * n8n's engine against the simulator. Each test says where the masked value now stands (its last
+ * four kept) and that the rest of the item is there, as well as what is gone.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -12,10 +13,22 @@ import { list, useSimulator } from '../support/helpers';
 const { sim } = useSimulator();
 
 const first = () => sim().beneficiaries('CUST_SMALL')[0] as unknown as IDataObject;
+/** What a masked item keeps whole of `b`: the fields that say who the beneficiary is. */
+const kept = (b: IDataObject) => ({
+	accountName: b.accountName,
+	currency: b.currency,
+	bankName: b.bankName,
+	status: b.status,
+});
+/** The listing with Mask Bank Details on: every item, the first one, and all of them as text. */
 const masked = async () => {
+	const before = { ...first() };
 	const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', maskBankDetails: true } });
 	expect(run.status).toBe('success');
-	return JSON.stringify(run.json);
+	expect(run.json).toHaveLength(sim().beneficiaries('CUST_SMALL').length);
+	const item = run.json[0];
+	expect(item).toMatchObject(kept(before));
+	return { item, extendInfo: item.extendInfo as IDataObject, out: JSON.stringify(run.json) };
 };
 
 describe('the action node: no whole bank value, however the item repeats it', () => {
@@ -23,16 +36,19 @@ describe('the action node: no whole bank value, however the item repeats it', ()
 		const b = first();
 		b.bankAccountNo = '6222021234567890';
 		(b.extendInfo as IDataObject).payToAccount = 6222021234567890;
-		const out = await masked();
+		const { item, extendInfo, out } = await masked();
 		expect(out).not.toContain('6222021234567890');
+		expect(item).toMatchObject({ bankAccountNo: '****7890', referenceBeneficiaryId: b.referenceBeneficiaryId });
+		expect(extendInfo).toMatchObject({ payToAccount: '****7890', tags: ['supplier'] });
 	});
 
 	it('a Reference Beneficiary ID that embeds the account number after a hyphen', async () => {
 		const b = first();
 		b.bankAccountNo = '6222021234567890';
 		b.referenceBeneficiaryId = 'REF-6222021234567890';
-		const out = await masked();
+		const { item, out } = await masked();
 		expect(out).not.toContain('6222021234567890');
+		expect(item).toMatchObject({ referenceBeneficiaryId: 'REF-****7890', bankAccountNo: '****7890' });
 	});
 
 	it('a beneficiary token URL-encoded in extendInfo', async () => {
@@ -41,33 +57,38 @@ describe('the action node: no whole bank value, however the item repeats it', ()
 		const token = Buffer.from('foo\xfbbar-baz\xfcquxquuxcorge', 'latin1').toString('base64');
 		b.beneficiaryToken = token;
 		(b.extendInfo as IDataObject).detailsUrl = `https://example.com/b?token=${encodeURIComponent(token)}`;
-		const out = await masked();
+		const { item, extendInfo, out } = await masked();
 		expect(out).not.toContain(encodeURIComponent(token));
+		expect(item.beneficiaryToken).toBe(`****${token.slice(-4)}`);
+		expect(extendInfo.detailsUrl).toBe(`https://example.com/b?token=****${token.slice(-4)}`);
 	});
 
 	it('an account number as a key of extendInfo', async () => {
 		const b = first();
 		b.bankAccountNo = '6222021234567890';
 		(b.extendInfo as IDataObject).limits = { '6222021234567890': 'daily' };
-		const out = await masked();
+		const { extendInfo, out } = await masked();
 		expect(out).not.toContain('6222021234567890');
+		expect(extendInfo.limits).toEqual({ '****7890': 'daily' });
 	});
 
 	it('a short account number written in full-width digits in the nickname', async () => {
 		const b = first();
 		b.bankAccountNo = '4567123';
 		b.beneficiaryNick = '家賃 ４５６７１２３';
-		const out = await masked();
+		const { item, out } = await masked();
 		expect(out).not.toContain('4567123');
 		expect(out).not.toContain('４５６７１２３');
+		expect(item).toMatchObject({ beneficiaryNick: '家賃 ****7123', bankAccountNo: '****7123' });
 	});
 
 	it('an account number joined to a currency code in extendInfo ("6222021234567890CNY")', async () => {
 		const b = first();
 		b.bankAccountNo = '6222021234567890';
 		(b.extendInfo as IDataObject).booking = `${b.bankAccountNo}CNY`;
-		const out = await masked();
+		const { extendInfo, out } = await masked();
 		expect(out).not.toContain('6222021234567890');
+		expect(extendInfo.booking).toBe('****7890CNY');
 	});
 
 	it('a token after a hyphen in extendInfo', async () => {
@@ -75,8 +96,9 @@ describe('the action node: no whole bank value, however the item repeats it', ()
 		const token = Buffer.from('foobarbazquxquuxcorge').toString('base64');
 		b.beneficiaryToken = token;
 		(b.extendInfo as IDataObject).ref = `tok-${token}`;
-		const out = await masked();
+		const { extendInfo, out } = await masked();
 		expect(out).not.toContain(token);
+		expect(extendInfo.ref).toBe(`tok-****${token.slice(-4)}`);
 	});
 });
 
@@ -91,7 +113,7 @@ describe('the trigger (version 2, on by default): Added, Removed and Changed ite
 	const emitted = async (p: ReturnType<typeof poller>) => {
 		const result = await p.poll();
 		if (!result.ok) throw result.error;
-		return JSON.stringify(result.items?.map((item) => item.json) ?? null);
+		return result.items?.map((item) => item.json) ?? null;
 	};
 
 	it('version 2: Mask Bank Details given by an expression that gives nothing masks, as version 2 does unset', async () => {
@@ -106,8 +128,13 @@ describe('the trigger (version 2, on by default): Added, Removed and Changed ite
 			typeVersion: 2,
 			mode: 'manual',
 		});
-		const out = await emitted(p);
-		expect(out).not.toContain(sim().beneficiaries('CUST_SMALL')[0].beneficiaryToken);
+		const items = (await emitted(p)) ?? [];
+		const listed = sim().beneficiaries('CUST_SMALL');
+		expect(JSON.stringify(items)).not.toContain(listed[0].beneficiaryToken);
+		// Fetch Test Event: a sample of the first three, masked.
+		expect(items.map((item) => [item.event, item.referenceBeneficiaryId, item.beneficiaryToken])).toEqual(
+			listed.slice(0, 3).map((b) => ['beneficiaryAdded', b.referenceBeneficiaryId, `****${b.beneficiaryToken.slice(-4)}`]),
+		);
 	});
 
 	it('a Removed item masks an account number used as the Reference Beneficiary ID, as the Added item did', async () => {
@@ -116,12 +143,20 @@ describe('the trigger (version 2, on by default): Added, Removed and Changed ite
 		b.referenceBeneficiaryId = '6222021234567890';
 		const sample = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', maskBankDetails: true } });
 		expect(JSON.stringify(sample.json)).not.toContain('6222021234567890');
+		expect(sample.json[0]).toMatchObject({ referenceBeneficiaryId: '****7890', beneficiaryNick: b.beneficiaryNick });
 		const removing = poller('beneficiaryRemoved');
-		expect(await emitted(removing)).toBe('null');
+		expect(await emitted(removing)).toBeNull();
 		sim().beneficiaries('CUST_SMALL').splice(0, 1);
-		const out = await emitted(removing);
-		expect(out).toContain('beneficiaryRemoved');
-		expect(out).not.toContain('6222021234567890');
+		const items = await emitted(removing);
+		expect(JSON.stringify(items)).not.toContain('6222021234567890');
+		expect(items).toEqual([
+			expect.objectContaining({
+				event: 'beneficiaryRemoved',
+				referenceBeneficiaryId: '****7890',
+				bankAccountNo: '****7890',
+				beneficiaryNick: b.beneficiaryNick,
+			}),
+		]);
 	});
 
 	it('a Removed item masks a short account number written in its nickname (it ends in the kept last four)', async () => {
@@ -129,11 +164,18 @@ describe('the trigger (version 2, on by default): Added, Removed and Changed ite
 		b.bankAccountNo = '4567123';
 		b.beneficiaryNick = 'Rent 4567123';
 		const removing = poller('beneficiaryRemoved');
-		expect(await emitted(removing)).toBe('null');
+		expect(await emitted(removing)).toBeNull();
 		sim().beneficiaries('CUST_SMALL').splice(0, 1);
-		const out = await emitted(removing);
-		expect(out).toContain('beneficiaryRemoved');
-		expect(out).not.toContain('4567123');
+		const items = await emitted(removing);
+		expect(JSON.stringify(items)).not.toContain('4567123');
+		expect(items).toEqual([
+			expect.objectContaining({
+				event: 'beneficiaryRemoved',
+				referenceBeneficiaryId: b.referenceBeneficiaryId,
+				beneficiaryNick: 'Rent ****7123',
+				bankAccountNo: '****7123',
+			}),
+		]);
 	});
 
 	it('a Changed item masks the old short account number in changes.beneficiaryNick.before', async () => {
@@ -141,11 +183,20 @@ describe('the trigger (version 2, on by default): Added, Removed and Changed ite
 		b.bankAccountNo = '4567123';
 		b.beneficiaryNick = 'Rent 4567123';
 		const changing = poller('beneficiaryChanged');
-		expect(await emitted(changing)).toBe('null');
+		expect(await emitted(changing)).toBeNull();
 		b.bankAccountNo = '9876543';
 		b.beneficiaryNick = 'Rent 9876543';
-		const out = await emitted(changing);
-		expect(out).toContain('beneficiaryChanged');
-		expect(out).not.toContain('4567123');
+		const items = await emitted(changing);
+		expect(JSON.stringify(items)).not.toContain('4567123');
+		expect(items).toEqual([
+			expect.objectContaining({
+				event: 'beneficiaryChanged',
+				referenceBeneficiaryId: b.referenceBeneficiaryId,
+				changes: {
+					beneficiaryNick: { before: 'Rent ****7123', after: 'Rent ****6543' },
+					bankAccountNo: { before: '****7123', after: '****6543' },
+				},
+			}),
+		]);
 	});
 });

@@ -4,6 +4,8 @@
  * report a failure, held events and Mask Bank Details, overlapping polls, saves that prove
  * nothing, a rate-limited gateway, held events across a restart.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { N8nPoll } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
 import { useClock } from '../support/pollerApp';
@@ -102,8 +104,11 @@ describe('held items and Mask Bank Details', () => {
 		const on = customerTrigger('one', ['beneficiaryAdded'], 'CUST_SMALL', { maskBankDetails: true });
 		const edit = await n8n.update(on);
 		const items = [...(edit?.items ?? []), ...((await n8n.poll()).items ?? [])];
-		expect(items).toHaveLength(100);
 		expect(items.filter((i) => i.bankAccountNo === bound[599].bankAccountNo)).toEqual([]);
+		// The 100 held, each by its reference ID, its account number by its last four.
+		expect(items.map((i) => [i.referenceBeneficiaryId, i.bankAccountNo])).toEqual(
+			bound.slice(500).map((b) => [b.referenceBeneficiaryId, `****${b.bankAccountNo.slice(-4)}`]),
+		);
 	});
 	it('masking off: the saved static data holds no whole bank account number of a held item', async () => {
 		const off = customerTrigger('one', ['beneficiaryAdded'], 'CUST_SMALL', { maskBankDetails: false });
@@ -113,6 +118,11 @@ describe('held items and Mask Bank Details', () => {
 		const bound = bind600();
 		expect((await n8n.poll()).items).toHaveLength(500);
 		expect(JSON.stringify(n8n.saved()).includes(String(bound[599].bankAccountNo))).toBe(false);
+		// What it holds of them: the 100 held items, each by its reference ID, its account number by its last four.
+		const held = (n8n.saved().state as { held?: Array<{ json: IDataObject }> }).held ?? [];
+		expect(held.map((h) => [h.json.referenceBeneficiaryId, h.json.bankAccountNo])).toEqual(
+			bound.slice(500).map((b) => [b.referenceBeneficiaryId, `****${b.bankAccountNo.slice(-4)}`]),
+		);
 	});
 });
 
