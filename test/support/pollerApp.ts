@@ -26,8 +26,12 @@ export function makeApp(sim: () => Simulator) {
 		n8nApp({ parameters, credentials: sandboxCredentials(sim().url), saving });
 }
 export function count(poll: N8nPoll | undefined): number {
+	return itemsOf(poll).length;
+}
+/** The items a poll emitted (none: []); a poll that failed fails the test instead of counting as quiet. */
+export function itemsOf(poll: N8nPoll | undefined): IDataObject[] {
 	if (poll?.error) throw poll.error;
-	return poll?.items?.length ?? 0;
+	return poll?.items ?? [];
 }
 export const U = { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' } as const;
 export const BELOW = { event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 };

@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
 import type { N8nPoll } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
-import { useClock } from '../support/pollerApp';
+import { itemsOf, useClock } from '../support/pollerApp';
 import { appOf, CELLS, customerTrigger, quotaTrigger, watchedRecord } from '../support/watchShapes';
 
 const { sim } = useSimulator();
@@ -111,7 +111,7 @@ describe.each(CELLS)('events held back by the cap, %s subject, n8n saving %s', (
 			bound.slice(550).map((b) => b.referenceBeneficiaryId),
 		);
 		expect(added.every((item) => (item._listedFor as IDataObject).customerId === 'CUST_SMALL')).toBe(true);
-		expect((await n8n.poll()).items ?? []).toEqual([]);
+		expect(itemsOf(await n8n.poll())).toEqual([]);
 	});
 });
 

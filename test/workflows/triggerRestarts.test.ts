@@ -5,7 +5,7 @@
  * again, an n8n restart carrying on, and what this process carries on that n8n did not save.
  */
 import { useSimulator } from '../support/helpers';
-import { count, useClock } from '../support/pollerApp';
+import { count, itemsOf, useClock } from '../support/pollerApp';
 import { appOf, CELLS, customerTrigger, quotaTrigger } from '../support/watchShapes';
 
 const { sim } = useSimulator();
@@ -134,7 +134,7 @@ describe.each(CELLS)(
 			expect(count(await n8n.start())).toBe(0);
 			expect(count(await n8n.poll())).toBe(0);
 			const changed = sim().changeBankDetails('CUST_SMALL', small()[1].referenceBeneficiaryId);
-			const seen = [await n8n.restart(), await n8n.poll(), await n8n.poll()].flatMap((poll) => poll?.items ?? []);
+			const seen = [await n8n.restart(), await n8n.poll(), await n8n.poll()].flatMap(itemsOf);
 			expect(seen.map((item) => [item.event, item.referenceBeneficiaryId])).toEqual([
 				['beneficiaryBankDetailsChanged', changed.referenceBeneficiaryId],
 			]);
@@ -192,7 +192,7 @@ describe.each(CELLS)('the baseline of an activation, %s subject, n8n saving %s',
 		await n8n.poll();
 		await n8n.poll();
 		const after = sim().changeBankDetails('CUST_SMALL', small()[2].referenceBeneficiaryId);
-		const seen = [await n8n.restart(), await n8n.poll()].flatMap((poll) => poll?.items ?? []);
+		const seen = [await n8n.restart(), await n8n.poll()].flatMap(itemsOf);
 		expect(seen.map((item) => [item.event, item.referenceBeneficiaryId])).toEqual([
 			['beneficiaryBankDetailsChanged', after.referenceBeneficiaryId],
 		]);
@@ -221,7 +221,7 @@ describe.each(CELLS)('the baseline of an activation, %s subject, n8n saving %s',
 		const edited = await n8n.update(
 			customerTrigger(shape, ['beneficiaryRemoved'], 'CUST_SMALL', { options: { timeout: 20_000 } }),
 		);
-		const seen = [edited, await n8n.poll(), await n8n.poll()].flatMap((poll) => poll?.items ?? []);
+		const seen = [edited, await n8n.poll(), await n8n.poll()].flatMap(itemsOf);
 		expect(seen.map((item) => item.referenceBeneficiaryId)).toEqual([gone.referenceBeneficiaryId]);
 	});
 
@@ -234,6 +234,6 @@ describe.each(CELLS)('the baseline of an activation, %s subject, n8n saving %s',
 				filters: { currencyList: ['USD'] },
 			}),
 		);
-		expect([edited, await n8n.poll(), await n8n.poll()].flatMap((poll) => poll?.items ?? [])).toEqual([]);
+		expect([edited, await n8n.poll(), await n8n.poll()].flatMap(itemsOf)).toEqual([]);
 	});
 });
