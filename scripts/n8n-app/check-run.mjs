@@ -195,8 +195,9 @@ cases['agent-tool'] = () => {
 const SEND = 'Post to your Slack channel';
 const MINOR_DIGITS = { USD: 2, EUR: 2, GBP: 2, JPY: 0, KRW: 0 };
 /** What the simulator holds for an account: { amount } in major units, or { code } for a failure. */
-function simulated(method, id, currency) {
-	const record = quotaRecord(method, id);
+function simulated(method, id, currency, tradeType) {
+	// A beneficiary's quota is kept per trade type ("B-4001:SERVICE"), as the gateway answers it.
+	const record = quotaRecord(method, method === 'BENEFICIARY' ? `${id}:${tradeType}` : id);
 	check(record, `the simulator no longer knows ${method} ${id}`);
 	if ('code' in record) return { code: record.code };
 	check(record.currency === currency && currency in MINOR_DIGITS, `the simulator holds ${method} ${id} in ${record.currency}, not ${currency}`);
@@ -230,9 +231,11 @@ cases['example-many-accounts-quota-check'] = () => {
 	let failed = 0;
 	let fine = 0;
 	accounts.forEach((account, i) => {
-		const expected = simulated(account.method, account.id, account.currency);
-		const shown = account.method === 'USER_ID' ? account.id : `****${String(account.id).slice(-4)}`;
-		const name = `${shown} (${account.method}, ${account.currency})`;
+		const expected = simulated(account.method, account.id, account.currency, account.tradeType);
+		const masked = ['RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT'].includes(account.method);
+		const shown = masked ? `****${String(account.id).slice(-4)}` : account.id;
+		const kind = account.method === 'BENEFICIARY' ? `${account.method} ${account.tradeType}` : account.method;
+		const name = `${shown} (${kind}, ${account.currency})`;
 		if (expected.code) {
 			check(quotas[i].json.resultCode === expected.code, `${account.id}: the item is ${JSON.stringify(quotas[i].json).slice(0, 200)}, expected resultCode ${expected.code}`);
 			lines.push(`- ${name}: not checked, the gateway answered ${expected.code}`);

@@ -1,16 +1,10 @@
 /**
- * What changed in a beneficiary list between two polls (framework-free); the state it compares
- * with is beneficiaryState.ts.
- *
- * Each entry of the list is matched to an entry of the saved state in its group (its reference
- * ID, else its token: core/api/identity.ts): the one identical to it, else the one most like it,
- * never one of another payee. A beneficiary that was given a reference ID, or lost it, is matched
- * across the two groups by its token. An entry left without a match is an addition; a saved
- * entry left without one, a removal; a matched entry that differs, a change.
- *
- * Exactly once: the state moves forward only for what is emitted. A burst larger than the cap
- * emits the first `cap` events (in API order, removals last) and keeps every other entry as it
- * was, the matches are made again at the next poll, from the same saved entries.
+ * What changed in a beneficiary list between two polls (framework-free; its state: beneficiaryState.ts).
+ * Each current entry is matched to a saved one of its group (reference ID, else token): the one
+ * identical to it, else the one most like it, never one of another payee; across the two groups
+ * by token for a payee given or losing an ID. Unmatched: added; saved and unmatched: removed;
+ * matched and different: changed. The state moves only past what is emitted (at most `cap`, in API
+ * order, removals last); every other entry stays as saved and is matched again at the next poll.
  */
 import { beneficiaryGroup, hasReference, isAnotherPayee, PAYEE_FIELDS, tokenGroup } from '../shared/core/api/identity';
 import {
@@ -30,6 +24,7 @@ import {
 	type Entry,
 } from './beneficiaryState';
 import { changeEvent, type BeneficiaryEvent } from './events';
+import type { HeldEvent } from './watchState';
 
 export { readBeneficiaryState, SUMMARY_FIELDS, type BeneficiaryState } from './beneficiaryState';
 
@@ -96,28 +91,48 @@ export function diffBeneficiaries(
 			continue;
 		}
 		const changed = changedFields(before[0], now.entry[0], columns);
-		const event = changeEvent(changed, wanted);
-		if (
+		const changes = () => changesOf(before, now.item, changed);
+		const moves =
 			changed.length === 0 ||
-			report({ event, beneficiary: now.item, changes: changesOf(before, now.item, changed) })
-		) {
-			kept.push([now.group, now.entry]);
-		} else {
-			kept.push([groupOfKey(now.was as string), before]);
-		}
+			report({ event: changeEvent(changed, wanted), beneficiary: now.item, changes: changes() });
+		kept.push(moves ? [now.group, now.entry] : [groupOfKey(now.was as string), before]);
 	}
 	for (const [key, entry] of Object.entries(state.entries)) {
 		if (matched.has(key)) continue;
 		if (!report({ event: 'beneficiaryRemoved', beneficiary: summaryOf(entry) })) kept.push([groupOfKey(key), entry]);
 	}
-	return { events, next: { ...state, fields, entries: keyed(kept) } };
+	return { events: besideTheirAdded(events), next: { ...state, fields, entries: keyed(kept) } };
+}
+
+/** A payee without a reference ID: its nickname, which a bank change keeps (its token changes). */
+const untagged = (item: Record<string, unknown>) =>
+	hasReference(item.referenceBeneficiaryId) ? undefined : item.beneficiaryNick;
+const untaggedNick = ({ beneficiary }: BeneficiaryChange) => untagged(beneficiary);
+
+/** Each untagged removal right after an addition of its nickname (a bank change), which the cap never parts (pairedRemoval). */
+function besideTheirAdded(events: BeneficiaryChange[]): BeneficiaryChange[] {
+	const removals = new Map<unknown, BeneficiaryChange[]>();
+	for (const change of events.filter((e) => e.event === 'beneficiaryRemoved' && untaggedNick(e) !== undefined)) {
+		removals.set(untaggedNick(change), [...(removals.get(untaggedNick(change)) ?? []), change]);
+	}
+	const placed = new Set<BeneficiaryChange>();
+	return events.flatMap((change) => {
+		if (placed.has(change)) return [];
+		const partner = change.event === 'beneficiaryAdded' ? removals.get(untaggedNick(change))?.shift() : undefined;
+		if (partner) placed.add(partner);
+		return partner ? [change, partner] : [change];
+	});
+}
+
+/** Whether `removed` is the Removed that besideTheirAdded put right after `added` (items as emitted). */
+export function pairedRemoval({ key, json: a }: HeldEvent, { key: other, json: r }: HeldEvent): boolean {
+	const kinds = a.event === 'beneficiaryAdded' && r.event === 'beneficiaryRemoved';
+	return key === other && kinds && untagged(a) !== undefined && untagged(a) === untagged(r);
 }
 
 /**
- * Whether the list is exactly what the state holds, entry for entry in the same order: it would
- * emit no event of any kind and leave the state as it was. A poll's first read that holds needs no
- * confirming read (paging.ts `settled`): nothing can come of it, and a change it did not see is
- * the next poll's.
+ * Whether the list is exactly what the state holds, entry for entry in order (no event of any kind):
+ * such a first read needs no confirming read (paging.ts `settled`); a change it missed is the next poll's.
  */
 function holdsState(state: BeneficiaryState, list: Array<Record<string, unknown>>): boolean {
 	// What diffBeneficiaries would find, the cheap way: the same keys in the same order (keyed), each
@@ -135,10 +150,8 @@ function holdsState(state: BeneficiaryState, list: Array<Record<string, unknown>
 }
 
 /**
- * One poll's comparison of its reads with the saved state: `settled` for the first read
- * (paging.ts), and `diff` for the read the listing returns. When that is a first read that held,
- * its diff is known (no event, the state as it was) and is not worked out a second time: on a quiet
- * poll of many customers the diff is most of the poll's processor time.
+ * One poll's comparison with the saved state: `settled` for the first read (paging.ts), `diff` for
+ * the read returned; a first read that held is not diffed again (most of a quiet poll's processor time).
  */
 export function comparedWith(state: BeneficiaryState) {
 	let held: Array<Record<string, unknown>> | undefined;
@@ -148,12 +161,8 @@ export function comparedWith(state: BeneficiaryState) {
 			held = holds ? list : undefined;
 			return holds;
 		},
-		diff: (
-			list: Array<Record<string, unknown>>,
-			wanted: ReadonlySet<string>,
-			cap: number,
-		): { events: BeneficiaryChange[]; next: BeneficiaryState } =>
-			list === held ? { events: [], next: state } : diffBeneficiaries(state, list, wanted, cap),
+		diff: (list: Array<Record<string, unknown>>, wanted: ReadonlySet<string>, cap: number) =>
+			list === held ? { events: [] as BeneficiaryChange[], next: state } : diffBeneficiaries(state, list, wanted, cap),
 	};
 }
 
@@ -185,12 +194,8 @@ function match(state: BeneficiaryState, current: Current[], columns: Columns, sa
 	for (const now of unmatched()) {
 		// A beneficiary given a reference ID: its saved entry is in its token's group, without an ID.
 		const token = tokenGroup(now.item);
-		if (token && hasReference(now.item.referenceBeneficiaryId))
-			pair(
-				matcher,
-				[now],
-				(saved.get(groupKey(token)) ?? []).filter((key) => !hasId(key)),
-			);
+		const untaggedKeys = token ? (saved.get(groupKey(token)) ?? []).filter((key) => !hasId(key)) : [];
+		if (hasReference(now.item.referenceBeneficiaryId)) pair(matcher, [now], untaggedKeys);
 	}
 	// A beneficiary whose reference ID was taken away: a saved entry with an ID and the same token digest.
 	const tokenColumn = columns.fields.indexOf('beneficiaryToken');
@@ -225,13 +230,10 @@ interface Matcher {
 }
 
 /**
- * Pairs current entries with saved ones of the same beneficiary: the best-scoring pairs first
- * (identical, then the same token, then the same currency, a binding being one per currency, then
- * the most fields alike), never two entries of another payee (identity.ts). A pair is made only
- * when no other pair scores as well for either side with a different entry. When two are equally
- * likely (a beneficiary listed again with other bank details while its first entry's also
- * changed, say), none is guessed, now or later: the saved ones are reported removed and the
- * current ones added rather than one merged into the wrong one.
+ * Pairs current entries with saved ones of one beneficiary, best scores first (identical, the same
+ * token, the same currency, the most fields alike), never another payee's (identity.ts), and only
+ * when no other pair scores as well for either side: when two are equally likely, none is guessed
+ * (the saved ones removed, the current ones added, never one merged into the wrong one).
  */
 function pair({ state, columns, samePayeeOnly, taken, doubtful }: Matcher, current: Current[], keys: string[]): void {
 	const free = keys.filter((key) => !taken.has(key) && !doubtful.has(key));

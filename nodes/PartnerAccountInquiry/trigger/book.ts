@@ -7,13 +7,20 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NODE_DATA_KEYS, type Carried, type PollMemory } from './pollMemory';
 import { activationRun, markWrite, nextRecord, readPollRecord, recordActivation, savedMark } from './pollRecord';
 
-/**
- * `whole`: the state carried on from holds every earlier poll's finding. `activating`: the poll n8n
- * runs at a user's activation (it takes the baselines; a failure fails the activation). `mayReport`:
- * not that poll nor the first after n8n started, which n8n would count as failing to activate.
- * `write`: the poll wrote its data, emitting nothing (`quiet`) or something; recorded here and in this process.
- */
-export type Book = { whole: boolean; activating: boolean; mayReport: boolean; write: (quiet: boolean) => void };
+export type Book = {
+	/** The state carried on from holds every earlier poll's finding. */
+	whole: boolean;
+	/** The poll n8n runs at a user's activation: it takes the baselines; a failure fails the activation. */
+	activating: boolean;
+	/** Not that poll, nor the first after n8n starts or an edit is saved (n8n: failing to activate). */
+	mayReport: boolean;
+	/** At a user's activation, the state it set aside: the events it held back still follow. */
+	setAside?: unknown;
+	/** Every poll's write is known to be saved here (durable cursors). */
+	everyPollSaved: boolean;
+	/** Records the poll's write, here and in this process: it emitted nothing, something, or threw a report. */
+	write: (outcome: 'quiet' | 'emitted' | 'reported') => void;
+};
 
 /** n8n-core's poll budget where n8n sets none of its own (every poll but 2.x's scheduled ones). */
 const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
@@ -28,12 +35,9 @@ export function warn(fn: IPollFunctions, problem: string, outcome: string): void
 }
 
 /**
- * Opens a poll's book. A user's activation starts from a fresh baseline, and so does what this
- * process remembers of the node; a start of n8n ('init') carries on. Then: the poll record is read
- * (damage: a warning, and it is dropped); when this process wrote newer data than the static data
- * the poll was given (a poll n8n did not save), the poll carries on from that data; when the node's
- * last activation (in the workflow's global static data) is newer than that data, its poll was not
- * saved: a fresh baseline, as it took.
+ * Opens a poll's book: a user's activation starts anew (here and in this process's memory); any other
+ * poll carries on from the newest data, its own or what this process wrote that n8n did not save,
+ * or starts anew if the last activation is newer than both (its poll was not saved).
  */
 export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDataObject): Book {
 	const node = nodeName(fn);
@@ -51,6 +55,7 @@ export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDa
 	const startup = first && (mode === 'init' || (mode === 'update' && !scheduled));
 	const global = fn.getWorkflowStaticData('global');
 	const { id } = fn.getNode();
+	const setAside = activating ? staticData.state : undefined;
 	if (activating) {
 		// The run goes to the global static data too: n8n's activator saves it after this poll on
 		// every setup, even where it does not save this poll's node data (durable cursors).
@@ -77,14 +82,16 @@ export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDa
 	}
 	return {
 		whole: carried.whole,
+		everyPollSaved: carried.everyPollSaved,
+		setAside,
 		activating,
 		mayReport: !activating && !startup,
-		write: (quiet) => {
-			const record = nextRecord(carried, quiet, Date.now());
+		write: (outcome) => {
+			const record = nextRecord(carried, outcome === 'quiet', Date.now());
 			staticData.pollRecord = record as unknown as IDataObject;
 			markWrite(global, id, record);
-			const { state } = staticData;
-			memory.rememberWritten(node, staticData, { state, pollRecord: record }, damage?.digest);
+			const written = { threw: outcome === 'reported', followed: carried.record, dropped: damage?.digest };
+			memory.rememberWritten(node, staticData, { state: staticData.state, pollRecord: record }, written);
 		},
 	};
 }

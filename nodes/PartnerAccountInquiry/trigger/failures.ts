@@ -70,6 +70,7 @@ export function backoffProblem(failure: Failure, nowMs: number): string | undefi
 	return `its back-off after status U ends ${Math.round(left)} minutes from now, longer than the API ever asks after ${answers} (${step} minutes)`;
 }
 
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const isUnknown = (error: unknown) => error instanceof ApiResultError && error.explanation.status === 'U';
 
 /** The stage an episode has reached: 0 nothing to report yet, 1 its start, 2 every U repeat answered U. */
@@ -85,7 +86,7 @@ export const waitsOut = (failure: Failure | undefined, nowMs: number): boolean =
 
 /** The episode after one more failed read of the entry `key`. */
 export function failureAfter(previous: Failure | undefined, error: unknown, key: string, nowMs: number): Failure {
-	const reason = error instanceof Error ? error.message : String(error);
+	const reason = reasonOf(error);
 	const reported = previous?.reported ?? 0;
 	const since = previous?.since ?? nowMs;
 	if (isUnknown(error)) {
@@ -201,12 +202,8 @@ export function activationError(
 		}
 		return only.error;
 	}
-	const why = (error: unknown) =>
-		error === undefined
-			? `not read within the activation's ${Math.round(budgetMs / 1000)} s`
-			: error instanceof Error
-				? error.message
-				: String(error);
+	const late = `not read within the activation's ${Math.round(budgetMs / 1000)} s`;
+	const why = (error: unknown) => (error === undefined ? late : reasonOf(error));
 	return listed(
 		missing.map((entry) => `${nameOf(entry)}: ${why(entry.error)}`),
 		watched,

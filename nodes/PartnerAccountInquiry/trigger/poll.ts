@@ -1,11 +1,9 @@
 /**
- * One poll of the trigger, for one subject or a thousand: read the entries that fit (pollPlan.ts)
- * through one request scheduler, compare each as its read arrives, emit what changed, report
- * failures (failures.ts); book.ts carries on what n8n did not save. Exactly once: an entry's state
- * moves only past what is emitted, or held to be emitted as found (over the cap of 500 items a
- * poll); a failed read leaves it as it was. A poll emits or throws: one without events reports
- * every failure not yet reported, one with events after a poll that emitted reports first and
- * holds its events; so reports and events take turns, neither waiting more than a poll.
+ * One poll, for one subject or a thousand: read the entries that fit (pollPlan.ts) through one
+ * request scheduler, compare each as it arrives, emit what changed, report failures (failures.ts);
+ * book.ts carries on what n8n did not save. An entry's state moves only past what is emitted or
+ * held (beyond the cap); a failed read leaves it. A poll emits or throws: a report due from earlier
+ * polls is thrown by the next poll before it reads, never by two in a row.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
@@ -14,7 +12,7 @@ import { maskBankDetails } from '../shared/core/redaction';
 import type { ListingSize } from '../shared/endpoints/beneficiaries';
 import { toNodeError } from '../shared/errorMapping';
 import { ApiSession } from '../shared/transport/session';
-import { MAX_EVENTS_PER_POLL } from './beneficiaryDiff';
+import { MAX_EVENTS_PER_POLL, pairedRemoval } from './beneficiaryDiff';
 import { nodeName, openBook, warn } from './book';
 import {
 	activationError,
@@ -67,12 +65,7 @@ export async function pollTrigger(fn: IPollFunctions, memory: PollMemory): Promi
 	}
 }
 
-async function pollWatch(
-	fn: IPollFunctions,
-	memory: PollMemory,
-	session: ApiSession,
-	watch: Watch,
-): Promise<INodeExecutionData[][] | null> {
+async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSession, watch: Watch) {
 	const staticData = fn.getWorkflowStaticData('node');
 	const book = openBook(fn, memory, staticData);
 	const one = watch.many ? undefined : watch.entries[0];
@@ -88,19 +81,22 @@ async function pollWatch(
 	const saved = new Map<string, unknown>();
 	for (const entry of watch.entries) {
 		const record: EntryRecord = { ...(before.entries[entry.key] ?? { readAt: 0 }) };
+		// A state that may lack a finding a lost write held (a re-armed alert) stays in doubt until read.
+		if (!book.whole) record.doubt = true;
 		entries[entry.key] = record;
 		if (before.ended[entry.key]) ended[entry.key] = before.ended[entry.key];
 		const own = record.state === undefined ? {} : entry.readState(record.state);
 		const named = (problem: string) => (one ? problem : `${entry.label}: ${problem}`);
-		const anew = `${one ? 'this poll' : 'that entry'} records a fresh baseline and reports no change`;
-		if (own.problem) warn(fn, named(own.problem), anew);
+		if (own.problem) warn(fn, named(own.problem), 'its entry records a fresh baseline and reports no change');
 		saved.set(entry.key, own.state);
 		// A back-off the API could not have asked for (edited, a clock stepped back): dropped with its episode, asked at once.
 		const damage = record.failure && backoffProblem(record.failure, now);
 		if (damage) warn(fn, named(damage), 'the back-off is started anew and this poll asks at once');
 		if (damage) delete record.failure;
 	}
-	const held = before.held.filter((event) => byKey.has(event.key));
+	// Events held back before a deactivation were found while active: they follow (for entries still watched).
+	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, one?.key).state.held : [];
+	const held = [...setAside, ...before.held].filter((event) => byKey.has(event.key));
 	const pendingOf = (live?: Map<string, unknown>): Pending[] =>
 		watch.entries.flatMap(({ key, label, where }) => {
 			const failure = entries[key].failure;
@@ -109,20 +105,16 @@ async function pollWatch(
 		});
 	/** Writes the state after this poll; a report marks every episode reported and throws. */
 	const finish = (queue: HeldEvent[], emitted: HeldEvent[], report?: Pending[], pace = before.pace) => {
-		if (report) {
-			for (const { key } of watch.entries) {
-				const failure = entries[key].failure;
-				if (failure) entries[key].failure = { ...failure, reported: stageOf(failure) };
-			}
+		for (const record of report ? Object.values(entries) : []) {
+			if (record.failure) record.failure = { ...record.failure, reported: stageOf(record.failure) };
 		}
 		const last = report ? 'reported' : emitted.length > 0 ? 'emitted' : 'quiet';
 		const held = queue.slice(emitted.length);
 		const state: WatchState = { ...emptyState(watch.family), turn, entries, held, ended: report ? {} : ended, last };
 		if (pace) state.pace = pace;
 		staticData.state = state as unknown as IDataObject;
-		delete staticData.unknownBackoff;
-		delete staticData.listUnsettled;
-		book.write(emitted.length === 0 && !report);
+		for (const key of ['unknownBackoff', 'listUnsettled']) delete staticData[key];
+		book.write(last);
 		if (report) throw reportError(report, watch.entries.length, now);
 		return emitted.length > 0 ? [emitted.map(({ json }) => ({ json }))] : null;
 	};
@@ -157,7 +149,8 @@ async function pollWatch(
 			observed.set(key, size);
 			const value = await entry.read(session, { signal, priority }, size);
 			// Compared as it arrives, while other requests are out; the cap is applied below, in the set's order.
-			return { value, compared: entry.compare(saved.get(key), value, Number.POSITIVE_INFINITY, book.whole) };
+			const sure = !entries[key].doubt;
+			return { value, sure, compared: entry.compare(saved.get(key), value, Number.POSITIVE_INFINITY, sure) };
 		},
 	);
 	const tooLarge = (key: string) => {
@@ -176,7 +169,8 @@ async function pollWatch(
 	}
 
 	const live = new Map<string, unknown>();
-	const found: Array<{ entry: WatchedEntry; value: unknown; compared: ReturnType<WatchedEntry['compare']> }> = [];
+	type Read = { value: unknown; sure: boolean; compared: ReturnType<WatchedEntry['compare']> };
+	const found: Array<Read & { entry: WatchedEntry }> = [];
 	for (const entry of watch.entries) {
 		const record = entries[entry.key];
 		const pages = observed.get(entry.key)?.totalPageNumber;
@@ -189,6 +183,7 @@ async function pollWatch(
 			const left = endedUnreported(record.failure, ended[entry.key], now);
 			if (left) ended[entry.key] = left;
 			delete record.failure;
+			delete record.doubt;
 			found.push({ entry, ...outcome.value });
 		} else {
 			record.failure = failureAfter(record.failure, outcome.error, entry.key, now);
@@ -196,11 +191,12 @@ async function pollWatch(
 		}
 	}
 
-	// A poll that moved no state and has no events reports what it found at once (one subject's
-	// failure, say); otherwise the report waits for the next poll, which reads nothing.
+	// A poll without events reports what it found at once, unless every poll is saved here and it
+	// moved a state (a report is never saved): then the next poll reports, reading nothing.
 	const pending = pendingOf(live);
 	const hasEvents = held.length > 0 || found.some(({ compared }) => compared.events.length > 0);
-	if (pending.length > 0 && book.mayReport && !hasEvents && !found.some(({ compared }) => compared.moved())) {
+	const keep = book.everyPollSaved && found.some(({ compared }) => compared.moved());
+	if (pending.length > 0 && book.mayReport && !hasEvents && !keep) {
 		return finish(held, [], pending, reads.pace);
 	}
 	// Events in the order found (held ones first), the state moving past each: at most the cap now,
@@ -208,21 +204,22 @@ async function pollWatch(
 	// not fit in the held queue either stays in its entry's list.
 	let room = MAX_EVENTS_PER_POLL + MAX_HELD_EVENTS - held.length;
 	const queue: HeldEvent[] = [...held];
-	for (const { entry, value, compared } of found) {
+	for (const { entry, value, sure, compared } of found) {
 		const record = entries[entry.key];
 		const { events, next } =
-			compared.events.length <= room ? compared : entry.compare(saved.get(entry.key), value, room, book.whole);
+			compared.events.length <= room ? compared : entry.compare(saved.get(entry.key), value, room, sure);
 		room -= events.length;
 		if (next === undefined) delete record.state;
 		else record.state = next;
 		record.held = compared.held;
 		queue.push(...events.map((json) => ({ key: entry.key, json })));
 	}
-	const emitted = queue.slice(0, MAX_EVENTS_PER_POLL);
+	// The cap never parts a bank change without a reference ID (an Added and its Removed, side by side).
+	const [last, next] = [queue[MAX_EVENTS_PER_POLL - 1], queue[MAX_EVENTS_PER_POLL]];
+	const cut = MAX_EVENTS_PER_POLL - (next && pairedRemoval(last, next) ? 1 : 0);
+	const emitted = queue.slice(0, cut);
 	const stay = queue
-		.slice(MAX_EVENTS_PER_POLL)
-		.map((event, i) =>
-			i + MAX_EVENTS_PER_POLL < held.length ? event : { ...event, json: maskBankDetails(event.json) },
-		);
+		.slice(cut)
+		.map((event, i) => (i + cut < held.length ? event : { ...event, json: maskBankDetails(event.json) }));
 	return finish([...emitted, ...stay], emitted, undefined, reads.outcomes.size > 0 ? reads.pace : before.pace);
 }

@@ -1,39 +1,30 @@
 /**
- * What a poll knows of the polls before it, beyond the static data it was given (framework-free).
- * n8n saves some polls' static data and not others, by setup (docs/internals.md, Restarts); the
- * node does not ask which, it looks at what comes back. Every write leaves a record beside the
- * state (its run of writes, which activation, how many polls, whether quiet) and a mark in the
- * global static data, which only n8n's save of the whole workflow keeps. This process remembers
- * what it last wrote per node and carries on from it when n8n gives an older copy; the higher
- * activation count wins, never the clock. A quiet poll's write come back in a fresh copy without
- * its global mark proves every poll is saved (`everyPollSaved`, kept across restarts until a write
- * is seen lost): then the state holds every earlier poll's finding (`whole`, quotaState.ts).
+ * What a poll knows of the polls before it, beyond the static data n8n gave it (framework-free).
+ * n8n saves some polls and not others, by setup (docs/internals.md, Restarts): this process
+ * remembers what it last wrote per node (pollRecord.ts: what each write leaves) and carries on from
+ * it when given an older copy; a quiet poll's write come back fresh without its global mark proves
+ * every poll is saved, and then the state holds every earlier poll's finding (`whole`).
  */
 import { markOf, readPollRecord, type PollRecord } from './pollRecord';
 import { digest } from './savedState';
 
-/**
- * The node's static data this module carries: the state and the record (and what 0.1.0 and 0.2.0
- * kept beside one subject's state, dropped once carried into it: watchState.ts).
- */
+/** The node's static data carried: the state, the record, and what 0.1.0 and 0.2.0 kept beside one subject's state. */
 export const NODE_DATA_KEYS = ['state', 'pollRecord', 'unknownBackoff', 'listUnsettled'] as const;
 export type NodeData = Partial<Record<(typeof NODE_DATA_KEYS)[number], unknown>>;
 
-/**
- * What this process last wrote for a node (`record` absent: the run it has just started). A node
- * forgotten for memory carries on as after a restart. 64 MiB hold about 200,000 quota triggers, or
- * 30 triggers of 10,000 beneficiaries beside thousands of quota triggers.
- */
+/** What this process last wrote for a node (`record` absent: the run it has just started; 64 MiB hold about 200,000 quota triggers). */
 interface Remembered {
 	run: number;
 	record?: PollRecord;
 	data: NodeData;
 	/** Its state was dropped for memory: carry on from the saved state, as after a restart. */
 	shed: boolean;
-	/** Its size in characters of JSON (an estimate of its bytes), plus the entry's own. */
+	/** Its size in characters of JSON (about its bytes), plus the entry's own. */
 	chars: number;
 	/** The digest of a damaged poll record this process dropped for the node (one warning, not one a poll). */
 	dropped?: string;
+	/** The record of its last write in a poll that did not throw (n8n's copy may come back from it). */
+	kept?: PollRecord;
 }
 
 export interface Carried {
@@ -59,10 +50,7 @@ const ENTRY_CHARS = 300;
 const sizeOf = (data: NodeData): number => ENTRY_CHARS + (JSON.stringify(data)?.length ?? 0);
 const unproven = { everyPollSaved: false };
 
-/**
- * What one n8n process remembers of the trigger nodes it polls: an object of the node type, which
- * n8n makes once per process (an n8n restart, or a test that plays one, makes a new one).
- */
+/** What one n8n process remembers of the trigger nodes it polls: made once per process, with the node type. */
 export class PollMemory {
 	private readonly remembered = new Map<string, Remembered>();
 	private rememberedChars = 0;
@@ -77,11 +65,7 @@ export class PollMemory {
 
 	constructor(private readonly budgetChars = MEMORY_BUDGET_CHARS) {}
 
-	/**
-	 * Whether `context` polls for the first time for `node`: the poll n8n runs at an activation or a
-	 * start, or, where contexts are not reused (2.x's scheduler makes one per poll), any poll.
-	 * `reused`: contexts of this node were seen polling twice (the default poller).
-	 */
+	/** Whether `context` polls for `node` for the first time, and whether its contexts were seen reused (the default poller). */
 	firstPollOf(context: object, node: string): { first: boolean; reused: boolean } {
 		const first = !this.contexts.has(context);
 		if (first) this.contexts.add(context);
@@ -101,9 +85,8 @@ export class PollMemory {
 	}
 
 	/**
-	 * How a poll of `node` (workflow and node IDs) carries on, given the record in its static data
-	 * (`staticData`, the object n8n gave it) and the run of the node's last activation in the
-	 * workflow's global static data (`activated`; none: a release before it, or a damaged record).
+	 * How a poll of `node` carries on, given the record `saved` in `staticData` (the object n8n gave
+	 * it), and from the global static data the node's last activation and the mark of its last write.
 	 */
 	carryOn(
 		node: string,
@@ -142,18 +125,29 @@ export class PollMemory {
 			// Another run, at least as new, that this process did not write: another process's activation.
 			return { record: saved, whole: false, ...unproven };
 		}
-		// A write of this process was not saved (or an older run's data is what n8n gave): carry on from it.
-		return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed, ...unproven };
+		// A write of this process was not saved (or an older run's data is what n8n gave): carry on from
+		// it. Lost were only writes of polls that threw (no n8n setup saves one) when the data given is
+		// the last write of a poll that did not: that keeps what its record proved.
+		const thrownOnly = saved !== undefined && saved.born === mine.kept?.born && saved.polls === mine.kept.polls;
+		const everyPollSaved = thrownOnly && saved.everyPollSaved;
+		return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed, everyPollSaved };
 	}
 
-	/** This process wrote `data` (its record included) into `staticData` for `node`, having dropped the damaged record `dropped` (a digest). */
+	/**
+	 * This process wrote `data` (its record included) into `staticData` for `node`, following the
+	 * record `followed`, in a poll that then threw (`threw`), having dropped the damaged record
+	 * `dropped` (a digest).
+	 */
 	rememberWritten(
 		node: string,
 		staticData: object,
 		data: NodeData & { pollRecord: PollRecord },
-		dropped?: string,
+		{ threw = false, followed, dropped }: { threw?: boolean; followed?: PollRecord; dropped?: string } = {},
 	): void {
-		this.remember(node, { run: data.pollRecord.run, record: data.pollRecord, data: { ...data }, shed: false, dropped });
+		const mine = this.remembered.get(node);
+		const kept = !threw ? data.pollRecord : mine?.record ? mine.kept : followed;
+		const record = data.pollRecord;
+		this.remember(node, { run: record.run, record, kept, data: { ...data }, shed: false, dropped });
 		this.writtenInto.add(staticData);
 	}
 

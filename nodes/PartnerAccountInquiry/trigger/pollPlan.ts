@@ -29,20 +29,20 @@ export interface EntryCost {
 /** How fast requests went (saved with the state, so the next poll's first estimate is close): a round trip, and the time a request takes at the scheduler's width. */
 export type Pace = { roundTripMs: number; msPerRequest: number };
 
+/**
+ * `width`: the scheduler's requests at once; `sharedBudgetMs`: the budget of entries read side by
+ * side; `soloBudgetMs`: of an entry with the poll to itself, and of the activation poll (`readAll`:
+ * every entry started); `deadline`: a signal aborted after `ms` (a virtual clock's in tests);
+ * `measured`: what the scheduler measured so far (requests answered, their round trips, its width).
+ */
 export interface PlanOptions {
-	/** The scheduler's width: requests at once. */
 	width: number;
 	pace?: Pace;
-	/** The budget of entries read side by side. */
 	sharedBudgetMs: number;
-	/** The budget of an entry that has the poll to itself, and of the activation poll. */
 	soloBudgetMs: number;
-	/** The activation poll: every entry is started, within the solo budget. */
 	readAll: boolean;
 	now: () => number;
-	/** A signal that aborts after `ms` (AbortSignal.timeout; a virtual clock's in tests). */
 	deadline: (ms: number) => AbortSignal;
-	/** What the poll's scheduler measured so far: the requests answered, the sum of their round trips, its width now. */
 	measured: () => { timed: number; timedMs: number; width: number };
 }
 
@@ -54,10 +54,7 @@ function finishEstimate(outstanding: number, cost: EntryCost, pace: Pace): numbe
 	return (outstanding + cost.requests) * pace.msPerRequest + (cost.steps + 1) * pace.roundTripMs;
 }
 
-/**
- * Reads `due` (in that order) with `read`, as many as fit (see above). `read` gets each entry's
- * signal (aborted when the poll's budget ends) and its priority (the order it was started in).
- */
+/** Reads `due`, in order, as many as fit; `read` gets each entry's signal (aborted at the budget's end) and its priority. */
 export async function readWithinBudget<T>(
 	due: readonly EntryCost[],
 	options: PlanOptions,
@@ -82,10 +79,7 @@ export async function readWithinBudget<T>(
 	const stop = () => running.forEach((controller) => controller.abort(budget.reason));
 	budget.addEventListener('abort', stop, { once: true });
 
-	/**
-	 * How fast requests go, as measured by this poll once it has answers (before: the last polls'):
-	 * a round trip, and the time per request at the scheduler's width now (halved by a rate limit).
-	 */
+	/** How fast requests go, measured once answers come (before: the last polls'); a rate limit halves the width. */
 	const pace = (): Pace => {
 		const { timed, timedMs, width: now } = options.measured();
 		if (timed === 0) return first;

@@ -32,7 +32,6 @@ import {
 	quotaEntryValues,
 	quotaRowFields,
 	SET_PARAMETERS,
-	type EnteredEntry,
 	type SetParameters,
 } from './enteredSet';
 import { eventOptions, familyOf, type Family, type TriggerEvent } from './events';
@@ -50,8 +49,7 @@ export const EVENTS_FROM = 3;
 /**
  * One watched entry, for one poll: its key (the digest of the question a trigger watching it alone
  * asks), where it was entered ('' for one subject), how a message names it (an account by its last
- * four), what reading it takes (pollPlan.ts), and its read and comparison: its events (items, at
- * most `cap`) and its state after them (`whole`: the saved state holds every earlier poll's finding).
+ * four), its cost (pollPlan.ts), read and comparison: events (at most `cap`) and the state after them.
  */
 export interface WatchedEntry {
 	key: string;
@@ -119,11 +117,7 @@ function bankDetailsShown(fn: IPollFunctions): (json: IDataObject) => IDataObjec
 }
 
 /** The entries of a set as entered: rows of a fixed collection, or pasted text (one entry a line). */
-function enteredEntries(
-	fn: IPollFunctions,
-	names: SetParameters,
-	fieldsOf: (row: IDataObject) => string[],
-): EnteredEntry[] {
+function enteredEntries(fn: IPollFunctions, names: SetParameters, fieldsOf: (row: IDataObject) => string[]) {
 	const text = fn.getNodeParameter(names.entry, 'rows') === 'text';
 	if (text) return entriesOfText(String(fn.getNodeParameter(names.text, '')));
 	const rows = [(fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row] ?? []].flat() as IDataObject[];

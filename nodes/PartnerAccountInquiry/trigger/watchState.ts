@@ -19,8 +19,18 @@ export const WATCH_STATE_VERSION = 2;
 /** Events held back by the cap, at most (beyond: an entry's events stay in its list, found again later). */
 export const MAX_HELD_EVENTS = 2000;
 
-/** An entry's record: `readAt` the turn it was last read at (0: never); `held`: its last read was as saved. */
-export type EntryRecord = { state?: unknown; readAt: number; failure?: Failure; pages?: number; held?: boolean };
+/**
+ * An entry's record: `readAt` the turn it was last read at (0: never); `held`: its last read was as
+ * saved; `doubt`: its state may lack a finding n8n did not save (quotaState.ts: a quota below alerts).
+ */
+export interface EntryRecord {
+	state?: unknown;
+	readAt: number;
+	failure?: Failure;
+	pages?: number;
+	held?: boolean;
+	doubt?: boolean;
+}
 /** A failure episode that ended before it was reported (the entry's last `episodes` of them): reported still, once. */
 export type EndedFailure = { reason: string; episodes: number; endedAt: number };
 /** An event found and held back by the cap: its entry and its item, as it will be emitted. */
@@ -112,6 +122,7 @@ const PARTS: Record<string, Check> = {
 			readAt: whole,
 			pages: optional(whole),
 			held: optional(flag),
+			doubt: optional(flag),
 			failure: optional(failure),
 		}),
 	),
