@@ -6,10 +6,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { N8nPoll } from '../../sandbox/engine';
-import { useSimulator } from './helpers';
-import { later, U, useClock } from './pollerApp';
-import { appOf, customerTrigger, quotaTrigger, requestsFor, SHAPES } from './watchShapes';
+import type { N8nPoll } from '../support/n8nApp';
+import { useSimulator } from '../support/helpers';
+import { itemsOf, later, U, useClock } from '../support/pollerApp';
+import { appOf, customerTrigger, quotaTrigger, requestsFor, SHAPES } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();
@@ -33,7 +33,8 @@ const show = (p: N8nPoll | undefined): string[] =>
 			: (p.items ?? []).map((i) => `${String(i.event)}:${String(i.subject ?? i.referenceBeneficiaryId)}`);
 const events = (seen: string[]) => seen.filter((s) => !s.startsWith('error'));
 const errors = (seen: string[]) => seen.filter((s) => s.startsWith('error'));
-const refsOf = (p: N8nPoll | undefined) => (p?.items ?? []).map((i) => String(i.referenceBeneficiaryId));
+/** The reference IDs a poll emitted; a poll that failed fails the test instead of counting as quiet. */
+const refsOf = (p: N8nPoll | undefined) => itemsOf(p).map((i) => String(i.referenceBeneficiaryId));
 
 const bind = (customerId: string, ref: string) => {
 	const added = {
@@ -210,7 +211,7 @@ describe.each(['emit', 'scheduler', 'durable'] as const)(
 			payee.beneficiaryToken = Buffer.from('token:new-bank-details').toString('base64');
 			for (let i = 0; i < 499; i++) bind('CUST_SMALL', `REF-BURST-${i}`);
 			const polls: IDataObject[][] = [];
-			for (let i = 0; i < 3; i++) polls.push((await n8n.poll()).items ?? []);
+			for (let i = 0; i < 3; i++) polls.push(itemsOf(await n8n.poll()));
 			const ofPayee = polls.map((items) => items.filter((i) => i.beneficiaryNick === nick).map((i) => String(i.event)));
 			// got: [['beneficiaryAdded'], ['beneficiaryRemoved']], one poll apart
 			expect(ofPayee.filter((found) => found.length > 0)).toEqual([['beneficiaryAdded', 'beneficiaryRemoved']]);
