@@ -45,6 +45,28 @@ export class Accounts {
 		return beneficiary;
 	}
 
+	/**
+	 * Unbinds one beneficiary of the customer, found by its reference ID or its token (the first
+	 * that matches); returns it. What a user or the bank does, for a Removed event.
+	 */
+	removeBeneficiary(customerId: string, which: { referenceBeneficiaryId?: string; beneficiaryToken?: string }): Beneficiary {
+		const { referenceBeneficiaryId, beneficiaryToken } = which;
+		if (referenceBeneficiaryId === undefined && beneficiaryToken === undefined)
+			throw new Error('say which beneficiary: referenceBeneficiaryId or beneficiaryToken');
+		const list = this.beneficiaries(customerId);
+		const index = list.findIndex((b) =>
+			referenceBeneficiaryId !== undefined
+				? b.referenceBeneficiaryId === referenceBeneficiaryId
+				: b.beneficiaryToken === beneficiaryToken,
+		);
+		if (index < 0)
+			throw new Error(
+				`no beneficiary ${referenceBeneficiaryId ?? `with token ${beneficiaryToken}`} for ${customerId || 'the partner'}`,
+			);
+		const [removed] = list.splice(index, 1);
+		return removed;
+	}
+
 	bindAgain(customerId: string, index: number, fields: Partial<Beneficiary>): Beneficiary {
 		const list = this.beneficiaries(customerId);
 		const again = { ...list[index], ...fields };

@@ -196,6 +196,13 @@ function admin(
 	try {
 		if (action === 'change-bank-details')
 			return reply(200, sim.changeBankDetails(String(body.customerId ?? ''), String(body.referenceBeneficiaryId)));
+		if (action === 'remove-beneficiary') {
+			const which = {
+				referenceBeneficiaryId: body.referenceBeneficiaryId === undefined ? undefined : String(body.referenceBeneficiaryId),
+				beneficiaryToken: body.beneficiaryToken === undefined ? undefined : String(body.beneficiaryToken),
+			};
+			return reply(200, sim.removeBeneficiary(String(body.customerId ?? ''), which));
+		}
 		if (action === 'set-quota') {
 			sim.setQuota(String(body.method), String(body.id), body.value as string, body.currency as string | undefined);
 			return reply(200, { ok: true });

@@ -53,6 +53,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		beneficiaries: (customerId) => accounts.beneficiaries(customerId),
 		setQuota: (method, id, value, currency) => accounts.setQuota(method, id, value, currency),
 		changeBankDetails: (customerId, reference) => accounts.changeBankDetails(customerId, reference),
+		removeBeneficiary: (customerId, which) => accounts.removeBeneficiary(customerId, which),
 		bindAgain: (customerId, index, fields) => accounts.bindAgain(customerId, index, fields),
 		setReference: (customerId, index, reference) => accounts.setReference(customerId, index, reference),
 		reuseReference: (customerId, index) => accounts.reuseReference(customerId, index),
