@@ -49,7 +49,10 @@ export class Accounts {
 	 * Unbinds one beneficiary of the customer, found by its reference ID or its token (the first
 	 * that matches); returns it. What a user or the bank does, for a Removed event.
 	 */
-	removeBeneficiary(customerId: string, which: { referenceBeneficiaryId?: string; beneficiaryToken?: string }): Beneficiary {
+	removeBeneficiary(
+		customerId: string,
+		which: { referenceBeneficiaryId?: string; beneficiaryToken?: string },
+	): Beneficiary {
 		const { referenceBeneficiaryId, beneficiaryToken } = which;
 		if (referenceBeneficiaryId === undefined && beneficiaryToken === undefined)
 			throw new Error('say which beneficiary: referenceBeneficiaryId or beneficiaryToken');

@@ -198,7 +198,8 @@ function admin(
 			return reply(200, sim.changeBankDetails(String(body.customerId ?? ''), String(body.referenceBeneficiaryId)));
 		if (action === 'remove-beneficiary') {
 			const which = {
-				referenceBeneficiaryId: body.referenceBeneficiaryId === undefined ? undefined : String(body.referenceBeneficiaryId),
+				referenceBeneficiaryId:
+					body.referenceBeneficiaryId === undefined ? undefined : String(body.referenceBeneficiaryId),
 				beneficiaryToken: body.beneficiaryToken === undefined ? undefined : String(body.beneficiaryToken),
 			};
 			return reply(200, sim.removeBeneficiary(String(body.customerId ?? ''), which));

@@ -73,7 +73,10 @@ export interface Simulator {
 	 */
 	changeBankDetails(customerId: string, referenceBeneficiaryId: string): Beneficiary;
 	/** Unbinds one beneficiary of the customer, by its reference ID or its token; returns it (throws when none matches). */
-	removeBeneficiary(customerId: string, which: { referenceBeneficiaryId?: string; beneficiaryToken?: string }): Beneficiary;
+	removeBeneficiary(
+		customerId: string,
+		which: { referenceBeneficiaryId?: string; beneficiaryToken?: string },
+	): Beneficiary;
 	/**
 	 * Lists the beneficiary at `index` once more, right after it, with `fields` changed: bound
 	 * again under another nickname, or in another currency (the same reference ID and token).

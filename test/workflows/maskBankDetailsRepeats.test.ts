@@ -133,7 +133,9 @@ describe('the trigger (version 2, on by default): Added, Removed and Changed ite
 		expect(JSON.stringify(items)).not.toContain(listed[0].beneficiaryToken);
 		// Fetch Test Event: a sample of the first three, masked.
 		expect(items.map((item) => [item.event, item.referenceBeneficiaryId, item.beneficiaryToken])).toEqual(
-			listed.slice(0, 3).map((b) => ['beneficiaryAdded', b.referenceBeneficiaryId, `****${b.beneficiaryToken.slice(-4)}`]),
+			listed
+				.slice(0, 3)
+				.map((b) => ['beneficiaryAdded', b.referenceBeneficiaryId, `****${b.beneficiaryToken.slice(-4)}`]),
 		);
 	});
 

@@ -12,8 +12,13 @@ useClock();
 const app = appOf(sim);
 const small = () => sim().beneficiaries('CUST_SMALL');
 
-async function removeBeneficiary(body: Record<string, unknown>): Promise<{ status: number; json: Record<string, unknown> }> {
-	const response = await fetch(`${sim().url}/__admin/remove-beneficiary`, { method: 'POST', body: JSON.stringify(body) });
+async function removeBeneficiary(
+	body: Record<string, unknown>,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+	const response = await fetch(`${sim().url}/__admin/remove-beneficiary`, {
+		method: 'POST',
+		body: JSON.stringify(body),
+	});
 	return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
@@ -21,13 +26,19 @@ describe('POST /__admin/remove-beneficiary', () => {
 	it('by reference ID: that one is unbound, and the trigger reports it Removed', async () => {
 		const n8n = app(customerTrigger('one', ['beneficiaryRemoved']), 'emit');
 		expect(itemsOf(await n8n.activate())).toEqual([]);
-		const [before, gone, after] = small().slice(0, 3).map((b) => b.referenceBeneficiaryId);
+		const [before, gone, after] = small()
+			.slice(0, 3)
+			.map((b) => b.referenceBeneficiaryId);
 		const size = small().length;
 		const answer = await removeBeneficiary({ customerId: 'CUST_SMALL', referenceBeneficiaryId: gone });
 		expect(answer.status).toBe(200);
 		expect(answer.json.referenceBeneficiaryId).toBe(gone);
 		expect(small()).toHaveLength(size - 1);
-		expect(small().slice(0, 2).map((b) => b.referenceBeneficiaryId)).toEqual([before, after]);
+		expect(
+			small()
+				.slice(0, 2)
+				.map((b) => b.referenceBeneficiaryId),
+		).toEqual([before, after]);
 		expect(itemsOf(await n8n.poll()).map((i) => [i.event, i.referenceBeneficiaryId])).toEqual([
 			['beneficiaryRemoved', gone],
 		]);
