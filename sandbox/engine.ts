@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- dev-only: runs workflows through n8n's real engine */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only: runs workflows through n8n's real engine */
 /**
  * Runs a workflow "Start -> Partner Account Inquiry" through n8n's real execution engine
  * (n8n-core's WorkflowExecute), and (triggerActivation.ts) polls the trigger through n8n-core's

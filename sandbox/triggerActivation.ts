@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- dev-only: polls the trigger in n8n's real PollContext */
 /**
  * One activation of the polling trigger in n8n-core's own PollContext, as n8n makes it, and the n8n
  * process that polls (the one trigger node type object whose memory outlives polls). Used by the

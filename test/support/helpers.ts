@@ -7,6 +7,7 @@ import type {
 	INodeParameters,
 	INodeType,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { PartnerAccountInquiryApi } from '../../credentials/PartnerAccountInquiryApi.credentials';
 import { PartnerAccountInquiry } from '../../nodes/PartnerAccountInquiry/PartnerAccountInquiry.node';
@@ -80,7 +81,7 @@ export const OK_QUOTA = {
 export async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
 	for (let waitedMs = 0; !condition(); waitedMs += 10) {
 		if (waitedMs >= timeoutMs) throw new Error(`${what}: not seen in ${timeoutMs} ms`);
-		await new Promise((resolve) => setTimeout(resolve, 10));
+		await sleep(10);
 	}
 }
 
