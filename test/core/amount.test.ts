@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
-import { currencyExponent, minorToMajor } from '../../nodes/PartnerAccountInquiry/shared/core/api/amount';
+import { minorToMajor } from '../../nodes/PartnerAccountInquiry/shared/core/api/amount';
 
-describe('currencyExponent (ISO 4217 minor units)', () => {
+describe('minor units by currency (ISO 4217 exponent)', () => {
 	it.each([
 		['USD', 2],
 		['EUR', 2],
@@ -24,13 +24,13 @@ describe('currencyExponent (ISO 4217 minor units)', () => {
 		['UYW', 4],
 		['XYZ', 2],
 	])('%s has exponent %i', (currency, exponent) => {
-		expect(currencyExponent(currency)).toBe(exponent);
+		expect(minorToMajor(123, currency)).toBe(123 / 10 ** exponent);
 	});
 
 	it('ignores case', () => {
-		expect(currencyExponent('jpy')).toBe(0);
-		expect(currencyExponent('bhd')).toBe(3);
-		expect(currencyExponent('Usd')).toBe(2);
+		expect(minorToMajor(123, 'jpy')).toBe(123);
+		expect(minorToMajor(123, 'bhd')).toBe(0.123);
+		expect(minorToMajor(123, 'Usd')).toBe(1.23);
 	});
 });
 

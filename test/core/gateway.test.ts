@@ -1,5 +1,5 @@
 import { ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
-import { GATEWAYS, isLoopbackHost, resolveBaseUrl } from '../../nodes/PartnerAccountInquiry/shared/core/api/gateway';
+import { GATEWAYS, resolveBaseUrl } from '../../nodes/PartnerAccountInquiry/shared/core/api/gateway';
 
 describe('resolveBaseUrl', () => {
 	it.each([
@@ -50,8 +50,11 @@ describe('resolveBaseUrl', () => {
 		expect(() => resolveBaseUrl('mars')).toThrow(/Unknown gateway "mars"/);
 	});
 
-	it('knows loopback hosts only', () => {
-		expect(['localhost', '127.0.0.1', '127.255.0.1', '::1', '[::1]'].every(isLoopbackHost)).toBe(true);
-		expect(['10.0.0.1', '0.0.0.0', '128.0.0.1', 'localhost.example.com', '::2'].some(isLoopbackHost)).toBe(false);
+	it('takes plain http on loopback hosts only', () => {
+		const http = (host: string) => () => resolveBaseUrl('custom', `http://${host}:8787`);
+		for (const host of ['localhost', '127.0.0.1', '127.255.0.1', '[::1]'])
+			expect(http(host)()).toBe(`http://${host}:8787`);
+		for (const host of ['10.0.0.1', '0.0.0.0', '128.0.0.1', 'localhost.example.com', '[::2]'])
+			expect(http(host)).toThrow(/does not use https/);
 	});
 });

@@ -4,7 +4,7 @@
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 
-import { judgeAnswer, type AnswerContext } from '../../nodes/PartnerAccountInquiry/shared/core/api/judgeAnswer';
+import { judgeAnswer } from '../../nodes/PartnerAccountInquiry/shared/core/api/judgeAnswer';
 import { parseResponseBody } from '../../nodes/PartnerAccountInquiry/shared/core/api/responseBody';
 import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import { redactText } from '../../nodes/PartnerAccountInquiry/shared/core/redaction';
@@ -18,7 +18,7 @@ const URI = '/amsin/api/v1/business/account/queryBeneficiaryList';
 const PLANTED = 'AT-q7Zk2mWv9xLp4RtB8nCy3HdF6gJs1KeU5aVoTiPwQbXrMlNzEcYuSdGhIjOf0';
 const ACCOUNT = '6222021234567890';
 const TIME = '2026-11-22T10:00:00+08:00';
-const context: AnswerContext = {
+const context: Parameters<typeof judgeAnswer>[1] = {
 	uri: URI,
 	clientId: 'client-1',
 	publicKey: createPublicKey(servicePublic),

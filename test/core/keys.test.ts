@@ -1,7 +1,11 @@
 import { createPublicKey } from 'node:crypto';
 
 import { KeyFormatError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
-import { parsePrivateKey, parsePublicKey } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
+import { privateKeyFrom, publicKeyFrom } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
+
+// The readers the credential uses (each text read once, then remembered).
+const parsePrivateKey = privateKeyFrom;
+const parsePublicKey = publicKeyFrom;
 import {
 	bareBase64,
 	keyText,

@@ -1,9 +1,12 @@
 import {
 	explainResult,
 	RESULT_CODES,
-	UNKNOWN_RETRY_ADVICE,
 	UNKNOWN_RETRY_SCHEDULE_MINUTES,
 } from '../../nodes/PartnerAccountInquiry/shared/core/api/resultCodes';
+
+/** The advice every status U answer carries (docs/api.md: the retry schedule). */
+const UNKNOWN_RETRY_ADVICE =
+	'The outcome is unknown (status U). You may repeat the call at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes between attempts (for example with a Wait node); if no attempt succeeds, contact technical support.';
 
 /** The result codes as the API documents them (both operations) (code, status, a word of its meaning). */
 const SPEC_7_1: Array<[string, string, string]> = [

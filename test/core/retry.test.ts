@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { backoffDelay, withRetries, type RetryOptions } from '../../nodes/PartnerAccountInquiry/shared/core/flow/retry';
+import { withRetries } from '../../nodes/PartnerAccountInquiry/shared/core/flow/retry';
 import { rejection } from '../fixtures/async';
 
 class Retryable extends Error {}
@@ -29,6 +29,8 @@ function scripted<T>(script: Array<T | Error>) {
 	};
 	return { calls, attempt };
 }
+
+type RetryOptions = Parameters<typeof withRetries>[1];
 
 function options(overrides: Partial<RetryOptions> & Pick<RetryOptions, 'sleep'>): RetryOptions {
 	return {
@@ -62,12 +64,11 @@ describe('withRetries', () => {
 		expect(delays).toHaveLength(2);
 	});
 
-	it('waits backoffDelay(n, base, max, random) before retry n + 1', async () => {
+	it('waits the backoff of attempt n (base * 2^n, jittered by random) before retry n + 1', async () => {
 		const { delays, sleep } = recordingSleep();
 		const { attempt } = scripted<string>([new Retryable('a'), new Retryable('b'), new Retryable('c'), 'done']);
 		const random = () => 0.25;
 		await withRetries(attempt, options({ sleep, random, baseDelayMs: 200, maxDelayMs: 10_000 }));
-		expect(delays).toEqual([0, 1, 2].map((n) => backoffDelay(n, 200, 10_000, random)));
 		// ceilings 200, 400, 800 -> half plus a quarter of the other half
 		expect(delays).toEqual([125, 250, 500]);
 	});
@@ -333,40 +334,63 @@ describe('withRetries under a traffic limit', () => {
 	});
 });
 
-describe('backoffDelay', () => {
-	it('grows exponentially from the base', () => {
-		expect([0, 1, 2, 3, 4].map((n) => backoffDelay(n, 100, 1e9, () => 0))).toEqual([50, 100, 200, 400, 800]);
-		expect([0, 1, 2, 3, 4].map((n) => backoffDelay(n, 100, 1e9, () => 0.5))).toEqual([75, 150, 300, 600, 1200]);
+/**
+ * The pauses withRetries makes after the first `count` attempts fail (attempt n's pause first), for
+ * a base, a cap and a random: the backoff as the policy applies it.
+ */
+async function pauses(count: number, baseDelayMs: number, maxDelayMs: number, r: number): Promise<number[]> {
+	const { delays, sleep } = recordingSleep();
+	const attempt = async (n: number) => {
+		if (n < count) throw new Retryable(String(n));
+		return n;
+	};
+	await withRetries(attempt, {
+		retries: count,
+		isRetryable: (e) => e instanceof Retryable,
+		baseDelayMs,
+		maxDelayMs,
+		random: () => r,
+		sleep,
+	});
+	return delays;
+}
+/** The pause after attempt `n` fails. */
+const backoffDelay = async (n: number, base: number, max: number, r: number) => (await pauses(n + 1, base, max, r))[n];
+
+describe('the backoff between attempts', () => {
+	it('grows exponentially from the base', async () => {
+		expect(await pauses(5, 100, 1e9, 0)).toEqual([50, 100, 200, 400, 800]);
+		expect(await pauses(5, 100, 1e9, 0.5)).toEqual([75, 150, 300, 600, 1200]);
 	});
 
-	it('spans half the ceiling to the ceiling as random goes from 0 to 1', () => {
-		expect(backoffDelay(3, 250, 1e9, () => 0)).toBe(1000);
-		expect(backoffDelay(3, 250, 1e9, () => 0.999999)).toBe(2000);
+	it('spans half the ceiling to the ceiling as random goes from 0 to 1', async () => {
+		expect(await backoffDelay(3, 250, 1e9, 0)).toBe(1000);
+		expect(await backoffDelay(3, 250, 1e9, 0.999999)).toBe(2000);
 	});
 
-	it('respects maxDelayMs', () => {
-		expect(backoffDelay(10, 100, 5000, () => 0)).toBe(2500);
-		expect(backoffDelay(10, 100, 5000, () => 0.999999)).toBe(5000);
-		expect(backoffDelay(1000, 100, 5000, () => 0.5)).toBe(3750);
+	it('respects maxDelayMs', async () => {
+		expect(await backoffDelay(10, 100, 5000, 0)).toBe(2500);
+		expect(await backoffDelay(10, 100, 5000, 0.999999)).toBe(5000);
+		expect(await backoffDelay(1000, 100, 5000, 0.5)).toBe(3750);
 	});
 
-	it('returns whole milliseconds', () => {
-		expect(backoffDelay(0, 3, 1000, () => 0)).toBe(2);
-		expect(backoffDelay(0, 3, 1000, () => 0.3)).toBe(2);
+	it('returns whole milliseconds', async () => {
+		expect(await backoffDelay(0, 3, 1000, 0)).toBe(2);
+		expect(await backoffDelay(0, 3, 1000, 0.3)).toBe(2);
 	});
 
 	const random01 = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
 
-	it('stays within [ceiling / 2, ceiling] and never exceeds maxDelayMs (property)', () => {
-		fc.assert(
-			fc.property(
+	it('stays within [ceiling / 2, ceiling] and never exceeds maxDelayMs (property)', async () => {
+		await fc.assert(
+			fc.asyncProperty(
 				fc.nat({ max: 60 }),
 				fc.integer({ min: 1, max: 10_000 }),
 				fc.integer({ min: 1, max: 10_000_000 }),
 				random01,
-				(attempt, base, max, r) => {
+				async (attempt, base, max, r) => {
 					const ceiling = Math.min(max, base * 2 ** attempt);
-					const delay = backoffDelay(attempt, base, max, () => r);
+					const delay = await backoffDelay(attempt, base, max, r);
 					expect(Number.isInteger(delay)).toBe(true);
 					expect(delay).toBeGreaterThanOrEqual(ceiling / 2);
 					expect(delay).toBeLessThanOrEqual(ceiling);
@@ -377,31 +401,30 @@ describe('backoffDelay', () => {
 		);
 	});
 
-	it('never shrinks from one attempt to the next for the same random (property)', () => {
-		fc.assert(
-			fc.property(
+	it('never shrinks from one attempt to the next for the same random (property)', async () => {
+		await fc.assert(
+			fc.asyncProperty(
 				fc.nat({ max: 40 }),
 				fc.integer({ min: 1, max: 10_000 }),
 				fc.integer({ min: 1, max: 10_000_000 }),
 				random01,
-				(attempt, base, max, r) => {
-					expect(backoffDelay(attempt + 1, base, max, () => r)).toBeGreaterThanOrEqual(
-						backoffDelay(attempt, base, max, () => r),
-					);
+				async (attempt, base, max, r) => {
+					const delays = await pauses(attempt + 2, base, max, r);
+					expect(delays[attempt + 1]).toBeGreaterThanOrEqual(delays[attempt]);
 				},
 			),
 			{ numRuns: 2000 },
 		);
 	});
 
-	it('doubles until the cap (property)', () => {
-		fc.assert(
-			fc.property(
+	it('doubles until the cap (property)', async () => {
+		await fc.assert(
+			fc.asyncProperty(
 				fc.nat({ max: 20 }),
 				fc.integer({ min: 2, max: 1000 }).map((b) => b * 2),
-				(attempt, base) => {
-					const max = Number.MAX_SAFE_INTEGER;
-					expect(backoffDelay(attempt + 1, base, max, () => 0)).toBe(2 * backoffDelay(attempt, base, max, () => 0));
+				async (attempt, base) => {
+					const delays = await pauses(attempt + 2, base, Number.MAX_SAFE_INTEGER, 0);
+					expect(delays[attempt + 1]).toBe(2 * delays[attempt]);
 				},
 			),
 			{ numRuns: 500 },

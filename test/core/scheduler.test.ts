@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 
 import { readListing, type Page } from '../../nodes/PartnerAccountInquiry/shared/core/flow/paging';
-import { RequestScheduler, type SchedulerOptions } from '../../nodes/PartnerAccountInquiry/shared/core/flow/scheduler';
+import { RequestScheduler } from '../../nodes/PartnerAccountInquiry/shared/core/flow/scheduler';
 import { rejection } from '../fixtures/async';
 import {
 	fakeGateway as fakeListingGateway,
@@ -62,6 +62,8 @@ function fakeGateway() {
 		},
 	};
 }
+
+type SchedulerOptions = ConstructorParameters<typeof RequestScheduler>[0];
 
 function scheduler(options: Partial<SchedulerOptions> = {}) {
 	const pauses: number[] = [];

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, verify } from 'node:crypto';
 
 import { parseSignatureHeader } from '../../nodes/PartnerAccountInquiry/shared/core/signing/signatureHeader';
-import { CONTENT_TYPE, signRequest } from '../../nodes/PartnerAccountInquiry/shared/core/signing/signRequest';
+import { signRequest } from '../../nodes/PartnerAccountInquiry/shared/core/signing/signRequest';
 import { partnerPrivatePkcs8, partnerPublicSpki } from '../fixtures/keys';
 import { signingVectors } from '../fixtures/vectors';
 
@@ -19,7 +19,7 @@ describe('signRequest (signing end to end)', () => {
 			requestTime: v.requestTime,
 		});
 		expect(headers).toEqual({
-			'Content-Type': CONTENT_TYPE,
+			'Content-Type': 'application/json; charset=UTF-8',
 			'Client-Id': v.clientId,
 			'Request-Time': v.requestTime,
 			Signature: `algorithm=RSA256, keyVersion=2, signature=${encodeURIComponent(v.signatureBase64)}`,

@@ -3,10 +3,9 @@ import fc from 'fast-check';
 import {
 	ACCESS_TOKEN,
 	BENEFICIARY_FILTERS,
-	MAX_PAGE_SIZE,
+	NUMBER_OPTIONS,
+	QUOTA_SUBJECT_FIELDS,
 	QUOTA_METHOD_CHOICES,
-	SUPPORTED_CURRENCIES,
-	TRADE_TYPE_CHOICES,
 	values,
 } from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
 import { PartnerError, ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
@@ -23,7 +22,9 @@ const choicesOf = (name: string) => values(BENEFICIARY_FILTERS.find((rule) => ru
 const ASSET_TYPES = choicesOf('assetType');
 const RELATION_FILTERS = choicesOf('relationFilter');
 const QUOTA_METHODS = values(QUOTA_METHOD_CHOICES);
-const TRADE_TYPES = values(TRADE_TYPE_CHOICES);
+const TRADE_TYPES = values(QUOTA_SUBJECT_FIELDS.find((rule) => rule.name === 'tradeType')?.choices ?? []);
+/** The currencies the Currency List filter offers, in its order. */
+const SUPPORTED_CURRENCIES = choicesOf('currencyList');
 
 /** Runs `fn`; returns the ValidationError it threw (failing the test on any other throw), or undefined. */
 function caught(fn: () => void): ValidationError | undefined {
@@ -92,7 +93,7 @@ describe('constants (docs/api.md, field limits)', () => {
 		expect([...RELATION_FILTERS]).toEqual(['SAME_NAME', 'THIRD_PARTY']);
 		expect([...QUOTA_METHODS]).toEqual(['USER_ID', 'RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT', 'BENEFICIARY']);
 		expect([...TRADE_TYPES]).toEqual(['GOODS', 'SERVICE']);
-		expect(MAX_PAGE_SIZE).toBe(50);
+		expect(NUMBER_OPTIONS.pageSize).toMatchObject({ max: 50, default: 50 });
 	});
 });
 

@@ -9,7 +9,6 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import {
 	ACCUMULATION_ID,
-	expressionAt,
 	refuseEmptyAccountExpressions,
 	refuseEmptyExpression,
 } from '../../nodes/PartnerAccountInquiry/shared/properties';
@@ -33,19 +32,16 @@ function refused(node: INode, resolved: IDataObject): unknown {
 	}
 }
 
-describe('expressionAt: the field or an enclosing collection', () => {
-	it('finds the field itself, the collection that is one expression, or neither', () => {
-		expect(expressionAt(nodeWith({ options: { customerId: '={{ $json.c }}' } }), ['options', 'customerId'])).toEqual({
-			path: ['options', 'customerId'],
-			text: '={{ $json.c }}',
-		});
-		expect(expressionAt(nodeWith({ options: '={{ $json.options }}' }), ['options', 'customerId'])).toEqual({
-			path: ['options'],
-			text: '={{ $json.options }}',
-		});
-		expect(expressionAt(nodeWith({ options: { customerId: 'C1' } }), ['options', 'customerId'])).toBeUndefined();
-		expect(expressionAt(nodeWith({ options: 'C1' }), ['options', 'customerId'])).toBeUndefined();
-		expect(expressionAt(nodeWith({}), ['options', 'customerId'])).toBeUndefined();
+describe('whose expression: the field or an enclosing collection', () => {
+	it("the field's own expression, the collection that is one expression, or neither (typed: never refused)", () => {
+		const empty = { customerId: '' };
+		const own = refused(nodeWith({ options: { customerId: '={{ $json.c }}' } }), empty) as Error;
+		expect(own.message).toMatch(/^Customer ID is an expression that gave "" for item 1/);
+		const whole = refused(nodeWith({ options: '={{ $json.options }}' }), empty) as Error;
+		expect(whole.message).toMatch(/^Options is an expression that gave Customer ID "" for item 1/);
+		expect(refused(nodeWith({ options: { customerId: 'C1' } }), empty)).toBeUndefined();
+		expect(refused(nodeWith({ options: 'C1' }), empty)).toBeUndefined();
+		expect(refused(nodeWith({}), empty)).toBeUndefined();
 	});
 });
 
@@ -53,10 +49,25 @@ describe('Options given as one expression', () => {
 	const node = nodeWith({ options: '={{ { customerId: $json.customerId, connectedAccountId: $json.account } }}' });
 
 	it.each([
-		['an empty Customer ID', { customerId: '' }, 'customerId', 'Options is an expression that gave Customer ID "" for item 1'],
-		['a blank one', { customerId: '  ' }, 'customerId', 'Options is an expression that gave Customer ID "  " for item 1'],
+		[
+			'an empty Customer ID',
+			{ customerId: '' },
+			'customerId',
+			'Options is an expression that gave Customer ID "" for item 1',
+		],
+		[
+			'a blank one',
+			{ customerId: '  ' },
+			'customerId',
+			'Options is an expression that gave Customer ID "  " for item 1',
+		],
 		['null', { customerId: null }, 'customerId', 'Options is an expression that gave Customer ID nothing for item 1'],
-		['an empty Connected Account ID', { customerId: 'C1', connectedAccountId: '' }, 'connectedAccountId', 'Options is an expression that gave Connected Account ID "" for item 1'],
+		[
+			'an empty Connected Account ID',
+			{ customerId: 'C1', connectedAccountId: '' },
+			'connectedAccountId',
+			'Options is an expression that gave Connected Account ID "" for item 1',
+		],
 	])('%s is refused, naming the field and the item', (_name, resolved, field, message) => {
 		const error = refused(node, resolved as IDataObject);
 		expect(error).toBeInstanceOf(ValidationError);
@@ -87,13 +98,17 @@ describe('Options given as one expression', () => {
 describe('the field as its own expression, and the Accumulation ID', () => {
 	it('refuses an empty result of the field itself, as before', () => {
 		const node = nodeWith({ options: { customerId: '={{ $json.c }}' } });
-		expect((refused(node, { customerId: '' }) as Error).message).toMatch(/^Customer ID is an expression that gave "" for item 1/);
+		expect((refused(node, { customerId: '' }) as Error).message).toMatch(
+			/^Customer ID is an expression that gave "" for item 1/,
+		);
 		expect(refused(nodeWith({ options: { customerId: '' } }), { customerId: '' })).toBeUndefined();
 	});
 
 	it('the Accumulation ID by expression', () => {
 		const node = nodeWith({ quotaAccumulationId: '={{ $json.id }}' });
 		const error = thrown(() => refuseEmptyExpression(node, 0, [ACCUMULATION_ID.name], ACCUMULATION_ID, ''));
-		expect((error as Error).message).toBe('Accumulation ID is an expression that gave "" for item 0, so nothing was sent for this item');
+		expect((error as Error).message).toBe(
+			'Accumulation ID is an expression that gave "" for item 0, so nothing was sent for this item',
+		);
 	});
 });

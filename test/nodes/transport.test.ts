@@ -1,8 +1,16 @@
 import { RequestError, TransientError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
-import { networkError } from '../../nodes/PartnerAccountInquiry/shared/transport/wire';
+import { exchange, type RequestContext } from '../../nodes/PartnerAccountInquiry/shared/transport/wire';
+import { rejection } from '../fixtures/async';
 import { list, OK_QUOTA, QUOTA, quota, until, useSimulator } from '../support/helpers';
 
-describe('networkError: which send failures are worth a retry', () => {
+/** What the wire makes of a send failure: n8n's HTTP helper rejects with `error`. */
+async function networkError(error: unknown): Promise<Error> {
+	const helpers = { httpRequestWithAuthentication: async () => await Promise.reject(error) };
+	const request = { url: 'http://127.0.0.1:9/', body: Buffer.from('{}'), timeout: 60_000 };
+	return (await rejection(exchange({ helpers } as unknown as RequestContext, request))) as Error;
+}
+
+describe('the wire: which send failures are worth a retry', () => {
 	it.each([
 		[
 			'ECONNRESET',
@@ -12,8 +20,8 @@ describe('networkError: which send failures are worth a retry', () => {
 		['ECONNABORTED (timeout)', { httpCode: 'ECONNABORTED', message: 'timeout of 1000ms exceeded' }, /timed out/],
 		['a code on the cause', { message: 'x', cause: { code: 'ECONNREFUSED' } }, /connection was refused/],
 		['ENOTFOUND', { message: 'x', cause: { code: 'ENOTFOUND' } }, /could not be resolved/],
-	])('%s is transient', (_name, error, message) => {
-		const result = networkError(Object.assign(new Error(String(error.message)), error));
+	])('%s is transient', async (_name, error, message) => {
+		const result = await networkError(Object.assign(new Error(String(error.message)), error));
 		expect(result).toBeInstanceOf(TransientError);
 		expect(result.message).toMatch(message);
 		expect(result.message).not.toMatch(/E[A-Z]{4,}/);
@@ -26,8 +34,8 @@ describe('networkError: which send failures are worth a retry', () => {
 			Object.assign(new Error('Request to 10.0.0.1 blocked by SSRF protection'), { code: 'SSRF_BLOCKED' }),
 		],
 		['too many redirects', new Error('Maximum number of redirects exceeded')],
-	])('%s is not: it fails at once, saying the request could not be sent', (_name, error) => {
-		const result = networkError(error);
+	])('%s is not: it fails at once, saying the request could not be sent', async (_name, error) => {
+		const result = await networkError(error);
 		expect(result).toBeInstanceOf(RequestError);
 		expect(result.message).toMatch(/^The request could not be sent: /);
 	});

@@ -1,11 +1,10 @@
 import {
 	baseline,
 	comparedWith,
-	diffBeneficiaries,
+	MAX_EVENTS_PER_POLL,
 	readBeneficiaryState,
-	SUMMARY_FIELDS,
-	type BeneficiaryState,
 } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
+import type { BeneficiaryState } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryState';
 import { quotaEvents, readQuotaState, type QuotaState } from '../../nodes/PartnerAccountInquiry/trigger/quotaState';
 
 /** One event's outcome: whether it fired. */
@@ -20,6 +19,28 @@ import { questionDigest } from '../../nodes/PartnerAccountInquiry/trigger/savedS
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { createCustomers } from '../../sandbox/data';
 import { STATE_V3 } from '../fixtures/previousTriggerStates';
+
+/** The full diff, as one poll's comparison makes it when its first read did not hold the state. */
+const diffBeneficiaries = (
+	state: BeneficiaryState,
+	list: Array<Record<string, unknown>>,
+	wanted: ReadonlySet<string>,
+	cap = MAX_EVENTS_PER_POLL,
+) => comparedWith(state).diff(list, wanted, cap);
+
+/** What a removal item carries and a state entry keeps besides its digests (beneficiaryState.ts). */
+const SUMMARY_FIELDS = [
+	...[
+		'referenceBeneficiaryId',
+		'beneficiaryNick',
+		'beneficiaryType',
+		'status',
+		'assetType',
+		'relationType',
+		'currency',
+	],
+	...['beneficiaryToken', 'bankAccountNo', 'bankAccountIBAN'],
+];
 
 const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
 const b = (token: string, fields: Record<string, unknown> = {}) => ({

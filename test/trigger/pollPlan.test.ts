@@ -12,12 +12,14 @@ import { RequestScheduler } from '../../nodes/PartnerAccountInquiry/shared/core/
 import {
 	dueOrder,
 	listCost,
-	PLANNED_SHARE,
 	readWithinBudget,
 	typicalPages,
 	type EntryCost,
 	type Pace,
 } from '../../nodes/PartnerAccountInquiry/trigger/pollPlan';
+
+/** The share of a poll's budget the plan gives its reads (pollPlan.ts). */
+const PLANNED_SHARE = 0.8;
 
 const WIDTH = 8;
 const PAGE = 50;

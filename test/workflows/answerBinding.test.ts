@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { parsePublicKey } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
+import { publicKeyFrom } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import { readSandboxKey } from '../../sandbox/server';
 import { list, QUOTA, quota, useSimulator } from '../support/helpers';
@@ -392,7 +392,7 @@ describe('Include Proof: an auditor verifies an answer again with OpenSSL alone'
 		const proof = run.json[0].proof as IDataObject;
 		for (const [form, text] of Object.entries(serviceKeyForms())) {
 			// The credential accepts it as the same key ...
-			expect([form, parsePublicKey(text).export({ type: 'spki', format: 'der' })]).toEqual([
+			expect([form, publicKeyFrom(text).export({ type: 'spki', format: 'der' })]).toEqual([
 				form,
 				createPublicKey(GATEWAY_PUBLIC).export({ type: 'spki', format: 'der' }),
 			]);

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only test: captures process output */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SECRET_PIECE } from '../../nodes/PartnerAccountInquiry/shared/core/redaction';
+/** The shortest piece of a secret no text may keep (shared/core/redaction.ts). */
+const SECRET_PIECE = 8;
 import { readSandboxKey, type FaultRule } from '../../sandbox/server';
 import { list, quota, useSimulator, type RunExtras } from '../support/helpers';
 

@@ -200,7 +200,7 @@ export function optionalString(value: unknown): string | undefined {
  * undefined when neither is. n8n gives the node the resolved value and keeps the parameter as
  * typed in the node, an expression being text that starts with "=".
  */
-export function expressionAt(node: INode, path: readonly string[]): { path: string[]; text: string } | undefined {
+function expressionAt(node: INode, path: readonly string[]): { path: string[]; text: string } | undefined {
 	let value: unknown = node.parameters;
 	for (let depth = 0; depth <= path.length; depth++) {
 		if (typeof value === 'string')

@@ -26,7 +26,7 @@ import {
 import { changeEvent, type BeneficiaryEvent } from './events';
 import type { HeldEvent } from './watchState';
 
-export { readBeneficiaryState, SUMMARY_FIELDS, type BeneficiaryState } from './beneficiaryState';
+export { readBeneficiaryState } from './beneficiaryState';
 
 /** Events one poll emits at most; the rest wait for the next poll, in order. */
 export const MAX_EVENTS_PER_POLL = 500;
@@ -59,7 +59,7 @@ interface Current {
  * The events of `wanted` kinds between the state and the current list, at most `cap`, in API
  * order (removals last, in the order they were saved), and the state after exactly those.
  */
-export function diffBeneficiaries(
+function diffBeneficiaries(
 	state: BeneficiaryState,
 	list: Array<Record<string, unknown>>,
 	wanted: ReadonlySet<string>,

@@ -24,7 +24,7 @@ const KEPT_BY_VALUE = [
 /** Kept by their last four characters ("1234", shown as "****1234": redaction.ts's maskAccount), never whole. */
 const KEPT_BY_TAIL: readonly string[] = BANK_DETAIL_FIELDS;
 /** What a removal item carries, and `before` of a change. */
-export const SUMMARY_FIELDS: readonly string[] = [...KEPT_BY_VALUE, ...KEPT_BY_TAIL];
+const SUMMARY_FIELDS: readonly string[] = [...KEPT_BY_VALUE, ...KEPT_BY_TAIL];
 
 /**
  * One entry, packed small: [digests, ...summary]. `digests` is WHOLE_CHARS of the whole entry,

@@ -11,7 +11,7 @@
 import { settle, type Settled } from '../shared/core/flow/settle';
 
 /** The share of a budget the estimate may plan for: the rest absorbs a slower answer or a retry. */
-export const PLANNED_SHARE = 0.8;
+const PLANNED_SHARE = 0.8;
 /** Entries in progress at once at most, whatever the estimate says (memory: one list each). */
 const MAX_IN_PROGRESS_PER_SLOT = 4;
 /** The round trip assumed before any was measured. */

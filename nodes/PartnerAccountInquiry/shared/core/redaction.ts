@@ -271,7 +271,7 @@ function maskAccountLike(run: string): string {
 	return maskAccount(run);
 }
 
-export function maskAccountNumbers(text: string): string {
+function maskAccountNumbers(text: string): string {
 	return normaliseWidth(text).replace(ACCOUNT_LIKE, maskAccountLike);
 }
 
@@ -303,7 +303,7 @@ function escapeRegExp(text: string): string {
  * A piece of a secret this long or longer is removed wherever it appears: a secret cut off at the
  * edge of a quoted text, or split by one, leaves no run of SECRET_PIECE characters behind.
  */
-export const SECRET_PIECE = 8;
+const SECRET_PIECE = 8;
 
 /**
  * Every secret replaced by "[hidden]" wherever it appears, as sent, as a JSON string would escape it

@@ -196,7 +196,7 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 /** n8n wraps transport failures (in a NodeApiError); find the network code wherever it sits. */
-export function networkError(error: unknown): Error {
+function networkError(error: unknown): Error {
 	if (error instanceof PartnerError) return error;
 	const codes: string[] = [];
 	const seen = new Set<unknown>();

@@ -25,7 +25,7 @@ const EXPONENT_3 = ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'];
 const EXPONENT_4 = ['CLF', 'UYW'];
 
 /** ISO 4217 minor-unit exponent; 2 for every currency not listed as an exception. */
-export function currencyExponent(currency: string): number {
+function currencyExponent(currency: string): number {
 	const code = currency.toUpperCase();
 	if (EXPONENT_0.includes(code)) return 0;
 	if (EXPONENT_3.includes(code)) return 3;

@@ -65,7 +65,7 @@ export interface FieldRule {
 
 const codes = (values: readonly string[]): Choice[] => values.map((value) => ({ value, label: value }));
 
-export const SUPPORTED_CURRENCIES = [
+const SUPPORTED_CURRENCIES = [
 	'USD',
 	'EUR',
 	'GBP',
@@ -80,7 +80,7 @@ export const SUPPORTED_CURRENCIES = [
 	'KRW',
 ] as const;
 
-export const MAX_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 50;
 
 /** Access token: the body field `accessToken` of the listing, the Access-Token header of the quota call. Max 64. */
 export const ACCESS_TOKEN: FieldRule = {
@@ -291,7 +291,7 @@ export const QUOTA_METHOD_CHOICES: readonly QuotaMethod[] = [
 	},
 ];
 
-export const TRADE_TYPE_CHOICES: readonly Choice[] = [
+const TRADE_TYPE_CHOICES: readonly Choice[] = [
 	{ value: 'GOODS', label: 'Goods' },
 	{ value: 'SERVICE', label: 'Service' },
 ];

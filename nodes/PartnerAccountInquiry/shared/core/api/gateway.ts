@@ -13,7 +13,7 @@ export const GATEWAYS = {
 	na: { name: 'North America', url: 'https://open-na.worldfirst.com' },
 } as const;
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
 	return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }

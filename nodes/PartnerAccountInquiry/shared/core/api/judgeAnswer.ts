@@ -29,7 +29,7 @@ export interface RawAnswer {
 }
 
 /** What the answer must be checked against: the request it answers, our client, the service's key, now. */
-export interface AnswerContext {
+interface AnswerContext {
 	uri: string;
 	clientId: string;
 	publicKey: KeyObject;

@@ -77,7 +77,7 @@ export const RESULT_CODES: Record<string, ResultCodeInfo> = {
 /** After U (docs/api.md, Result codes), at most 7 repeats at these intervals (minutes). */
 export const UNKNOWN_RETRY_SCHEDULE_MINUTES = [5, 10, 20, 40, 80, 160, 320] as const;
 
-export const UNKNOWN_RETRY_ADVICE = `The outcome is unknown (status U). You may repeat the call at most ${UNKNOWN_RETRY_SCHEDULE_MINUTES.length} times, waiting ${UNKNOWN_RETRY_SCHEDULE_MINUTES.slice(0, -1).join(', ')} and ${UNKNOWN_RETRY_SCHEDULE_MINUTES.at(-1)} minutes between attempts (for example with a Wait node); if no attempt succeeds, contact technical support.`;
+const UNKNOWN_RETRY_ADVICE = `The outcome is unknown (status U). You may repeat the call at most ${UNKNOWN_RETRY_SCHEDULE_MINUTES.length} times, waiting ${UNKNOWN_RETRY_SCHEDULE_MINUTES.slice(0, -1).join(', ')} and ${UNKNOWN_RETRY_SCHEDULE_MINUTES.at(-1)} minutes between attempts (for example with a Wait node); if no attempt succeeds, contact technical support.`;
 
 export interface ApiResult {
 	resultStatus?: string;

@@ -91,7 +91,7 @@ export interface ListingStats {
 }
 
 /** Pages to read for a listing of `totalCount` items, given a limit. */
-export function planPages(totalCount: number, totalPageNumber: number, pageSize: number, limit?: number): number {
+function planPages(totalCount: number, totalPageNumber: number, pageSize: number, limit?: number): number {
 	if (limit === undefined) return totalPageNumber;
 	const wanted = Math.min(limit, totalCount);
 	return Math.min(totalPageNumber, Math.ceil(wanted / pageSize));

@@ -22,7 +22,7 @@ export interface RetryPolicy {
 
 export const RETRY_POLICY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 30_000, rateLimitWaitMs: 30_000 };
 
-export interface RetryOptions extends Partial<RetryPolicy> {
+interface RetryOptions extends Partial<RetryPolicy> {
 	/** Failures worth another try, counted against `retries` (rate limits are asked about first). */
 	isRetryable: (error: unknown) => boolean;
 	/** Failures worth another try within `rateLimitWaitMs`, whatever their number. */
@@ -40,7 +40,7 @@ export interface RetryOptions extends Partial<RetryPolicy> {
  * then a pause between half the ceiling and the ceiling, so that retries of many requests spread
  * out but none comes back at once.
  */
-export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number): number {
+function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number): number {
 	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
 	return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }

@@ -20,7 +20,7 @@
 import { Pacer } from './pacer';
 import { withRetries } from './retry';
 
-export interface SchedulerOptions {
+interface SchedulerOptions {
 	/** The most requests at once (1 = one after another). */
 	width: number;
 	isRateLimited: (error: unknown) => boolean;

@@ -24,7 +24,7 @@ interface Armoured {
 	der: Buffer;
 }
 
-export function parsePrivateKey(text: string): KeyObject {
+function parsePrivateKey(text: string): KeyObject {
 	const field: KeyField = 'privateKey';
 	const { label, der } = readKeyText(text, field, PRIVATE_FORMATS);
 	if (label === 'ENCRYPTED PRIVATE KEY') {
@@ -50,7 +50,7 @@ export function parsePrivateKey(text: string): KeyObject {
 	throw unreadable(field, PRIVATE_FORMATS);
 }
 
-export function parsePublicKey(text: string): KeyObject {
+function parsePublicKey(text: string): KeyObject {
 	const field: KeyField = 'servicePublicKey';
 	const { label, der } = readKeyText(text, field, PUBLIC_FORMATS);
 	if (label.includes('PRIVATE KEY') || looksLikePrivateKey(der)) {

@@ -25,9 +25,9 @@ import { NUMBER_OPTIONS } from '../api/fields';
 import { ResponseVerificationError } from '../errors';
 import { sha256Base64 } from '../sha256';
 
-export const MAX_REMEMBERED = 100_000;
+const MAX_REMEMBERED = 100_000;
 /** How long after its response-time an answer is remembered: the longest tolerance any credential may set. */
-export const RETENTION_MS = NUMBER_OPTIONS.responseTimeToleranceSeconds.max * 1000;
+const RETENTION_MS = NUMBER_OPTIONS.responseTimeToleranceSeconds.max * 1000;
 
 interface Entry {
 	key: string;

@@ -5,7 +5,7 @@ import { formatSignatureHeader } from './signatureHeader';
 import { signContent } from './rsa';
 import { buildStringToSign, signingUri } from './stringToSign';
 
-export const CONTENT_TYPE = 'application/json; charset=UTF-8';
+const CONTENT_TYPE = 'application/json; charset=UTF-8';
 
 export interface SignRequestInput {
 	method: string;
