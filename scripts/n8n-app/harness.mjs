@@ -493,9 +493,17 @@ export async function executions(app, database, ids) {
 		try {
 			run = parse(data);
 		} catch {}
-		out[row.workflowId].push({ id: row.id, status: row.status, at: Date.parse(/[Z+]/.test(row.at) ? row.at : `${String(row.at).replace(' ', 'T')}Z`), data, run });
+		out[row.workflowId].push({ id: row.id, status: row.status, at: when(row.at), data, run });
 	}
 	return out;
+}
+
+/** A saved date as ms: SQLite gives epoch ms (a number or its digits) or UTC text without a zone. */
+function when(at) {
+	if (at == null) return 0;
+	if (typeof at === 'number' || /^\d+$/.test(String(at))) return Number(at);
+	const ms = Date.parse(/[Z+]/.test(at) ? at : `${String(at).replace(' ', 'T')}Z`);
+	return Number.isNaN(ms) ? die(`an execution's date ${JSON.stringify(at)} does not parse`) : ms;
 }
 
 /** The items node `name` gave in an execution's run. */

@@ -204,8 +204,9 @@ export const SCENARIOS = {
 			ctx.check(quota.length === 2 && JSON.stringify(subjects(quota[0])) === JSON.stringify([`USER_ID ${ctx.prefix}W1 USD`, `USER_ID ${ctx.prefix}W2 USD`]) && failed.length === 1 && failed[0] === quota[1] && failed[0].data.includes(`USER_ID ${ctx.prefix}W3 USD`) && failed[0].data.includes('SYSTEM_ERROR'),
 				`Watch Many: two subjects below in one poll are one execution with both while a third fails (SYSTEM_ERROR): then one failed execution naming ${ctx.prefix}W3, once`, show(quota));
 			const cust = e[c].slice(seen[c].length);
-			ctx.check(cust.length === 1 && JSON.stringify(nodeItems(cust[0].run, 'Trigger').map((j) => `${j._listedFor?.customerId}:${j.referenceBeneficiaryId}`).sort()) === JSON.stringify([`10005678:REF-WM-${ctx.key}-2`, `CUST_EMPTY:REF-WM-${ctx.key}-1`]),
-				'Watch Many: two customers each bound a payee: one execution, each item naming its customer (_listedFor)', show(cust));
+			const listed = cust.map((x) => nodeItems(x.run, 'Trigger').map((j) => `${j._listedFor?.customerId}:${j.referenceBeneficiaryId}`).sort());
+			ctx.check(cust.length === 1 && JSON.stringify(listed[0]) === JSON.stringify([`10005678:REF-WM-${ctx.key}-2`, `CUST_EMPTY:REF-WM-${ctx.key}-1`]),
+				`Watch Many: two customers each bound a payee: one execution, its items REF-WM-${ctx.key}-1 for CUST_EMPTY and REF-WM-${ctx.key}-2 for 10005678 (_listedFor.customerId)`, `${show(cust)} ${JSON.stringify(listed)}`);
 			const count = e[q].length;
 			await ctx.rest.editNode(q, 'Trigger', (p) => ({ ...p, subjectsText: `${p.subjectsText}\nUSER_ID, ${ctx.prefix}W4, USD` }));
 			await ctx.waitPolls(q, 2, Date.now(), 'two polls after the edit');

@@ -1,5 +1,5 @@
 // npm run test:n8n: the packed package in the whole n8n app, on both release lines, one line at a
-// time (N8N_APP_LINES=1, 2 or 1,2). Each line runs its sessions side by side (scenarios.mjs: the
+// time or side by side (N8N_APP_LINES=1, 2 or 1,2; side by side unless N8N_APP_SERIAL=1). Each line runs its sessions side by side (scenarios.mjs: the
 // trigger live, installed from the tarball or upgraded from the previous release through the
 // editor's REST calls) and its smoke run (smoke.mjs). Prints one ok/FAIL line per check, a subtotal
 // per line, and a closing plain "N passed, N failed" line (.ci/run adds it to its total).
@@ -21,7 +21,9 @@ try {
 	await registry.publish(await pack(join(work, 'previous'), PREVIOUS.commit), 'previous');
 	const tarball = await pack(join(work, 'pack'));
 	await registry.publish(tarball, 'latest');
-	for (const line of selectedLines()) {
+	// The lines side by side (their sessions mostly wait for n8n's polls), the second a little later
+	// so that the apps do not all boot at once; N8N_APP_SERIAL=1 runs them one after the other.
+	const runLine = async (line) => {
 		const started = Date.now();
 		const results = makeResults();
 		const logs = [];
@@ -29,8 +31,7 @@ try {
 			const app = await ensureApp(line);
 			const lineWork = join(work, `line-${line}`);
 			const shared = { work: lineWork, registry, tarball, results, logs };
-			// Side by side, 40 s apart so that the apps do not all boot at once; the smoke run's CLI
-			// commands last, while the sessions wait for their polls.
+			// Side by side, 40 s apart; the smoke run's CLI commands last, while the sessions wait for their polls.
 			const jobs = [...sessions(line).map((spec) => () => runSession(app, spec, shared)), () => runSmoke(app, shared)];
 			await Promise.all(jobs.map(async (job, i) => (await sleep(i * 40_000), job())));
 			const problems = logs.flatMap((log) => readFileSync(log, 'utf8').split('\n')).filter((l) => /error|fail|warn/i.test(l) && /partner/i.test(l));
@@ -38,8 +39,15 @@ try {
 		} catch (error) {
 			results.add(false, `${line}.x: the line could not run: ${error.message}`);
 		}
+		return [line, results, Math.round((Date.now() - started) / 1000)];
+	};
+	const lines = selectedLines();
+	const done = process.env.N8N_APP_SERIAL === '1'
+		? await lines.reduce(async (all, line) => [...(await all), await runLine(line)], [])
+		: await Promise.all(lines.map(async (line, i) => (await sleep(i * 60_000), runLine(line))));
+	for (const [line, results, seconds] of done) {
 		const ok = results.lines.length - results.failed();
-		console.log(`n8n ${LINES[line].version}: ${ok} passed, ${results.failed()} failed (${Math.round((Date.now() - started) / 1000)} s)`);
+		console.log(`n8n ${LINES[line].version}: ${ok} passed, ${results.failed()} failed (${seconds} s)`);
 		passed += ok;
 		failed += results.failed();
 	}
