@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
+import { SCREENSHOT } from '../n8n-app/workflows.mjs';
 import { CACHE, ROOT, SMOKE_CREDENTIAL, cliMust, credentials, ensureApp, installTarball, must, n8nEnv, pack, rest, run, say, setPrefix, startN8n, startSimulator, workDir } from '../n8n-app/harness.mjs';
 
 setPrefix('screenshot');
@@ -32,7 +33,8 @@ const sim = await startSimulator(join(work, 'simulator.log'));
 const env = n8nEnv(app, user);
 await installTarball(app, user, await pack(join(work, 'pack')), env);
 await cliMust(app, env, ['import:credentials', `--input=${credentials(join(work, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }])}`]);
-await cliMust(app, env, ['import:workflow', `--input=${join(ROOT, 'scripts/maintainer/screenshot-workflow.json')}`]);
+writeFileSync(join(work, 'screenshot-workflow.json'), JSON.stringify(SCREENSHOT));
+await cliMust(app, env, ['import:workflow', `--input=${join(work, 'screenshot-workflow.json')}`]);
 const n8n = await startN8n(app, env, join(work, 'n8n.log'));
 await rest(n8n.url).signIn(); // sets up the owner
 const browser = await chromium.launch({

@@ -131,7 +131,7 @@ async function lock(name) {
 				alive = pid > 0 && process.kill(pid, 0);
 			} catch {}
 			if (!alive && waited > 4) rmSync(dir, { recursive: true, force: true });
-			if (waited > 3600) die(`another install of ${name} held its lock for an hour`);
+			if (waited > 3600) die(`another process held the lock ${name} for an hour`);
 			await sleep(2000);
 		}
 	}
@@ -278,6 +278,17 @@ export async function startRegistry(work) {
 }
 
 /** Builds and packs the package (or, with a commit, that commit of this repository's history) into `out`; returns the tarball. */
+/** `job` alone in checkout `cwd`: test:n8n and test:queue side by side (.ci/run) build the same dist/ and .dev-dist/. */
+export async function inCheckout(cwd, job) {
+	const release = cwd === ROOT ? await lock(`build-${ROOT.replace(/\W/g, '_')}`) : () => {};
+	try {
+		return await job();
+	} finally {
+		release();
+	}
+}
+export const buildDev = () => inCheckout(ROOT, () => must('npm', ['run', 'build:dev', '--silent'], {}));
+
 export async function pack(out, commit) {
 	mkdirSync(out, { recursive: true });
 	let cwd = ROOT;
@@ -296,8 +307,7 @@ export async function pack(out, commit) {
 		if (lock(join(ROOT, 'package-lock.json')) === lock(join(cwd, 'package-lock.json'))) symlinkSync(join(ROOT, 'node_modules'), join(cwd, 'node_modules'));
 		else await must('npm', ['ci', '--no-audit', '--no-fund'], { cwd, timeout: INSTALL_TIMEOUT });
 	}
-	await must('npm', ['run', 'build', '--silent'], { cwd });
-	const name = (await must('npm', ['pack', '--silent', '--pack-destination', out], { cwd })).trim().split('\n').pop();
+	const name = await inCheckout(cwd, async () => (await must('npm', ['run', 'build', '--silent'], { cwd }), (await must('npm', ['pack', '--silent', '--pack-destination', out], { cwd })).trim().split('\n').pop()));
 	if (commit) rmSync(cwd, { recursive: true, force: true });
 	return join(out, name);
 }

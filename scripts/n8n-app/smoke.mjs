@@ -1,11 +1,12 @@
 // The package's nodes run with `n8n execute` in a real app, against the simulator's data as shipped:
-// the smoke workflows of workflows/, every example that runs from a start node (working copies),
+// the smoke workflows of workflows.mjs, every example that runs from a start node (working copies),
 // every example imported as it is and checked against the app. Expectations are computed from the
 // simulator's data set with predicates written here again, so a filter the simulator or the node
 // got wrong shows up.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
+import { SMOKE } from './workflows.mjs';
 import { HERE, PACKAGE, ROOT, SMOKE_CREDENTIAL, bg, cli, cliMust, credentials, die, freePort, installTarball, n8nEnv, startSimulator, until } from './harness.mjs';
 
 const requireHere = createRequire(import.meta.url);
@@ -120,14 +121,14 @@ export const CASES = {
 		check(lines.slice(1).every((l, i) => l.includes(beneficiaries('CUST_LARGE')[i].beneficiaryToken)) && lines.some((l) => l.includes('深圳市前海贸易有限公司')), 'a row does not hold its beneficiary, or a non-ASCII name broke');
 		return 'beneficiaries.csv: a header and 320 rows in API order, non-ASCII names intact';
 	},
-	'agent-tool': ({ run }) => {
+	'agent-tool': ({ run, llmLog }) => {
 		const [quota, failure, listing, own] = items(run, 'AI Agent').map((i) => String(i.json.output ?? ''));
 		check(/"availableQuotaAmount":\s*12500\b/.test(quota) && quota.includes('"quotaAccumulationId":"U-1001"'), `the U-1001 answer: ${quota.slice(0, 300)}`);
 		check(failure.includes('"resultCode":"CONTRACT_CHECK_FAIL"'), `the U-CONTRACT answer: ${failure.slice(0, 300)}`);
 		const listed = (text) => refsOf(JSON.parse(text.replace(/^Tool result: /, '') || '[]'));
 		check(JSON.stringify(listed(listing)) === JSON.stringify(refsOf(beneficiaries('CUST_SMALL').filter((b) => b.accountName.includes('深圳')))), `the beneficiaries tool gave ${listing.slice(0, 300)}`);
 		check(JSON.stringify(listed(own)) === JSON.stringify(refsOf(beneficiaries(''))), `the own-account tool gave ${own.slice(0, 300)}`);
-		const offered = new Map(readFileSync(process.env.PAI_SMOKE_LLM_LOG, 'utf8').trim().split('\n').flatMap((l) => JSON.parse(l).body?.tools ?? []).map((t) => [t.function.name, Object.keys(t.function.parameters?.properties ?? {}).sort().join(', ')]));
+		const offered = new Map(readFileSync(llmLog, 'utf8').trim().split('\n').flatMap((l) => JSON.parse(l).body?.tools ?? []).map((t) => [t.function.name, Object.keys(t.function.parameters?.properties ?? {}).sort().join(', ')]));
 		for (const [name, args] of Object.entries({ Get_available_quota: 'currency, userId', List_beneficiaries: 'accountName, customerId', List_my_own_beneficiaries: 'accountName' })) {
 			check(offered.get(name) === args, `n8n offered ${name} {${offered.get(name)}}, expected {${args}}`);
 		}
@@ -202,8 +203,8 @@ export async function runSmoke(app, { work, registry, tarball, results, logs }) 
 	const record = (ok, text) => results.add(ok, `${label} ${text}`);
 	const sim = await startSimulator(join(dir, 'simulator.log'));
 	const llmPort = await freePort();
-	process.env.PAI_SMOKE_LLM_LOG = join(dir, 'fake-openai.jsonl');
-	const llm = bg('node', [join(HERE, 'fake-openai.mjs'), '--port', llmPort, '--log', process.env.PAI_SMOKE_LLM_LOG], { log: join(dir, 'fake-openai.log') });
+	const llmLog = join(dir, 'fake-openai.jsonl');
+	const llm = bg('node', [join(HERE, 'fake-openai.mjs'), '--port', llmPort, '--log', llmLog], { log: join(dir, 'fake-openai.log') });
 	const env = n8nEnv(app, user, { ...registry.clientEnv, PAI_SMOKE_EXPORT_DIR: exportDir, N8N_RESTRICT_FILE_ACCESS_TO: exportDir });
 	try {
 		await until(async () => (await fetch(`http://127.0.0.1:${llmPort}/v1/models`)).ok, 20_000);
@@ -213,10 +214,9 @@ export async function runSmoke(app, { work, registry, tarball, results, logs }) 
 		const example = (name) => JSON.parse(readFileSync(join(ROOT, 'examples', `${name}.json`), 'utf8'));
 		const tools = example('ai-agent-tool').nodes.filter((n) => n.type === `${PACKAGE}.partnerAccountInquiryTool`);
 		const runs = [];
-		for (const file of readdirSync(join(HERE, 'workflows'))) {
-			const w = JSON.parse(readFileSync(join(HERE, 'workflows', file), 'utf8'));
+		for (const [name, w] of Object.entries(SMOKE)) {
 			w.nodes = w.nodes.map((n) => (n.type.endsWith('Tool') ? { ...(tools.find((t) => t.name === n.name) ?? die(`examples/ai-agent-tool.json has no tool "${n.name}"`)), id: n.id, position: n.position, credentials: n.credentials } : n));
-			runs.push([basename(file, '.json'), w]);
+			runs.push([name, w]);
 		}
 		for (const [name, id] of [['daily-quota-check', 'PaiRunDaily'], ['many-accounts-quota-check', 'PaiRunMany'], ['weekly-beneficiary-export', 'PaiRunWeekly']]) {
 			runs.push([`example-${name}`, workingCopy(example(name), { id, name: `[run] examples/${name}.json`, manual: true, exportDir })]);
@@ -233,7 +233,7 @@ export async function runSmoke(app, { work, registry, tarball, results, logs }) 
 			const { code, out } = result;
 			try {
 				if (code === 124) die('n8n execute did not finish in time');
-				const r = { run: execution(out), exitCode: code, out, exportDir };
+				const r = { run: execution(out), exitCode: code, out, exportDir, llmLog };
 				if (!name.includes('error') && !name.includes('blocked')) check([0, 139].includes(code) && r.run.status === 'success', `n8n execute exited ${code}, status ${r.run.status}`);
 				record(true, `${name}: ${CASES[name](r)}${code === 139 ? ' (n8n execute crashed on its way out twice, after printing the execution)' : ''}`);
 				if (MASKED.includes(name)) {

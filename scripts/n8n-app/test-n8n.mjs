@@ -5,7 +5,7 @@
 // per line, and a closing plain "N passed, N failed" line (.ci/run adds it to its total).
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { LINES, PREVIOUS, VERSION, ensureApp, must, pack, results as makeResults, say, selectedLines, sleep, startRegistry, workDir } from './harness.mjs';
+import { LINES, PREVIOUS, VERSION, buildDev, ensureApp, must, pack, results as makeResults, say, selectedLines, sleep, startRegistry, workDir } from './harness.mjs';
 
 const work = workDir('n8n-app');
 let status = 0;
@@ -13,7 +13,7 @@ let passed = 0;
 let failed = 0;
 try {
 	say('building the simulator (npm run build:dev), the previous release and the package');
-	await must('npm', ['run', 'build:dev', '--silent'], {});
+	await buildDev();
 	const { runSession, sessions } = await import('./scenarios.mjs');
 	const { runSmoke } = await import('./smoke.mjs');
 	if (PREVIOUS.version === VERSION) throw new Error(`package.json and previous-release.json both say ${VERSION}: raise package.json's version`);

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { HERE, PACKAGE, PREVIOUS, ROOT, SMOKE_CREDENTIAL, VERSION, bg, cliMust, credentials, die, ensureApp, freePort, must, n8nEnv, pack, results as makeResults, run, say, setPrefix, sleep, startN8n, startRegistry, startSimulator, until, workDir } from './harness.mjs';
+import { HERE, PACKAGE, PREVIOUS, ROOT, SMOKE_CREDENTIAL, VERSION, bg, buildDev, cliMust, credentials, die, ensureApp, freePort, must, n8nEnv, pack, results as makeResults, run, say, setPrefix, sleep, startN8n, startRegistry, startSimulator, until, workDir } from './harness.mjs';
 
 setPrefix('test:queue');
 const REQUESTS = Number(process.env.QUEUE_REQUESTS ?? 48);
@@ -18,8 +18,9 @@ const root = process.getuid?.() === 0;
 const asPostgres = (cmd, args) => (root ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
 let pg;
 try {
-	await must('npm', ['run', 'build:dev', '--silent'], {});
+	await buildDev();
 	const { SCENARIOS, pollWatch } = await import('./scenarios.mjs');
+	const { QUEUE } = await import('./workflows.mjs');
 	// 1. Redis and PostgreSQL (Debian's), on free loopback ports, their data in the work folder.
 	const pgBin = () => (existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : []).sort().map((v) => `/usr/lib/postgresql/${v}/bin`).reverse().find((d) => existsSync(`${d}/initdb`));
 	const missing = [['redis-server', 'redis-server'], ['psql', 'postgresql-client']].filter(([c]) => (execFileSync('bash', ['-c', `command -v ${c} || true`]).toString() === '')).map(([, p]) => p);
@@ -69,7 +70,7 @@ try {
 		exec: async ([id]) => ({ [id]: JSON.parse((await sql(`select coalesce(json_agg(json_build_object('id', e.id, 'status', e.status, 'data', d.data) order by e.id), '[]') from execution_entity e left join execution_data d on d."executionId" = e.id where e."workflowId" = '${id}'`)) || '[]') }),
 	};
 	mkdirSync(join(work, 'workflows'));
-	for (const f of readdirSync(join(HERE, 'queue'))) writeFileSync(join(work, 'workflows', f), readFileSync(join(HERE, 'queue', f)));
+	for (const w of QUEUE) writeFileSync(join(work, 'workflows', `${w.id}.json`), JSON.stringify(w));
 	writeFileSync(join(work, 'workflows', 'trigger.json'), JSON.stringify(SCENARIOS.liveTrigger.workflows(ctx)[0].workflow));
 	await cliMust(app, main, ['import:credentials', `--input=${credentials(join(work, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }])}`]);
 	await cliMust(app, main, ['import:workflow', '--separate', `--input=${join(work, 'workflows')}`]);
