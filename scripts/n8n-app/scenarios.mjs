@@ -432,7 +432,14 @@ export async function runSession(app, spec, { work, registry, tarball, results, 
 			const id = `Pai${app.line}${spec.key}${name}`;
 			return id.length <= 16 ? id : die(`workflow ID ${id} is longer than n8n 1.x saves static data for (16)`);
 		},
-		exec: (ids) => executions(app, join(user, '.n8n/database.sqlite'), ids),
+		/** The executions of `ids`, read once none of them is still running (for at most a minute). */
+		async exec(ids) {
+			for (let tries = 0; ; tries++) {
+				const e = await executions(app, join(user, '.n8n/database.sqlite'), ids);
+				if (tries === 30 || !Object.values(e).flat().some((x) => ['new', 'running'].includes(x.status))) return e;
+				await sleep(2000);
+			}
+		},
 		...pollWatch(sim, app.tick),
 		/** Waits until the executions of `ids` each satisfy `done`, for at most `ticks` ticks and a minute. */
 		async waitExec(ids, done, ticks, what) {
