@@ -5,6 +5,7 @@
 //   node scripts/n8n-app/harness.mjs node24 <cmd...>   runs a command on Node 24 (npm run test:node24)
 import { spawn, execFileSync } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, openSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { constants, homedir, tmpdir } from 'node:os';
@@ -109,9 +110,24 @@ export async function until(probe, ms, every = 500) {
 	}
 }
 
-export async function getJson(url, init) {
-	const res = await fetch(url, { signal: AbortSignal.timeout(60_000), ...init });
-	return { status: res.status, json: await res.json().catch(() => undefined) };
+/**
+ * A JSON request on loopback, on a connection of its own: fetch's pooled connections can be reused
+ * just as the server closes them ("fetch failed"), which a loaded machine makes likely.
+ */
+export function getJson(url, { method = 'GET', headers = {}, body, timeout = 60_000 } = {}) {
+	return new Promise((done, fail) => {
+		const req = httpRequest(url, { method, agent: false, timeout, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+			let text = '';
+			res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => {
+				let json;
+				try {
+					json = JSON.parse(text);
+				} catch {}
+				done({ status: res.statusCode, json });
+			});
+		});
+		req.on('timeout', () => req.destroy(new Error(`${method} ${url}: no answer within ${timeout / 1000} s`))).on('error', fail).end(body);
+	});
 }
 
 // The one way things are installed into the cache: a folder per thing, a lock while installing, a
@@ -362,7 +378,7 @@ export async function startN8n(app, processEnv, log) {
 		const url = `http://127.0.0.1:${port}`;
 		const ready = await until(async () => {
 			if (proc.exitCode !== null) return 'exited';
-			const { status, json } = await getJson(`${url}/rest/settings`, { signal: AbortSignal.timeout(3000) });
+			const { status, json } = await getJson(`${url}/rest/settings`, { timeout: 3000 });
 			return status === 200 && json?.data && typeof json.data === 'object' && /Editor is now accessible/.test(readFileSync(log, 'utf8').split('==== n8n start').at(-1)) && 'ready';
 		}, 240_000);
 		if (ready === 'ready') return { url, port, proc, readyAt: Date.now(), stop: () => proc.stop() };
