@@ -475,15 +475,23 @@ export async function startSimulator(log, port) {
 		if (status !== 200) die(`simulator ${path.split('/').pop()}: ${JSON.stringify(json)}`);
 		return json;
 	};
-	return {
+	const sim = {
 		url, port, proc,
 		/** The simulator's own admin routes (what a user or the bank does meanwhile). */
 		admin: (action, body) => post(`${url}/__admin/${action}`, body),
 		/** A method of the Simulator object (sandbox/types.ts), for what the admin routes do not offer. */
 		call: (method, ...args) => post(`${base}/call/${method}`, args),
 		/** Every API request so far: { at, op, customer, id, token, code }. */
-		requests: async () => (await getJson(`${base}/requests`)).json,
+		requests: async (attempt = 1) => {
+			try {
+				return (await getJson(`${base}/requests`)).json;
+			} catch (error) {
+				if (attempt === 3) throw new Error(`the simulator's request log: ${error.message}`);
+				return sleep(2000).then(() => sim.requests(attempt + 1));
+			}
+		},
 	};
+	return sim;
 }
 
 /**
