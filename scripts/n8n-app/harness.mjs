@@ -380,7 +380,7 @@ export async function startN8n(app, processEnv, log) {
 			if (proc.exitCode !== null) return 'exited';
 			const { status, json } = await getJson(`${url}/rest/settings`, { timeout: 3000 });
 			return status === 200 && json?.data && typeof json.data === 'object' && /Editor is now accessible/.test(readFileSync(log, 'utf8').split('==== n8n start').at(-1)) && 'ready';
-		}, 240_000);
+		}, 480_000); // a loaded machine (the lines side by side, jest beside them) boots n8n slowly
 		if (ready === 'ready') return { url, port, proc, readyAt: Date.now(), stop: () => proc.stop() };
 		await proc.stop();
 		if (!/already in use/.test(readFileSync(log, 'utf8'))) die(`n8n start did not become ready (${ready ?? 'out of time'}; ${log})`);
