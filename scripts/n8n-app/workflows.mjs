@@ -19,7 +19,8 @@ const quota = (extra, parameters = { quotaAccumulationMethod: 'USER_ID', quotaAc
 const fromJson = (name, json) => [name, 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify(json, null, 2), options: {} }];
 const splitOut = (field) => ['Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: field, options: {} }];
 const byExpression = { quotaAccumulationMethod: '={{ $json.method }}', quotaAccumulationId: '={{ $json.id }}', currency: '={{ $json.currency }}' };
-const webhook = (path, responseData) => ['Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'lastNode', responseData, options: {} }];
+// A production webhook is registered only with a webhookId.
+const webhook = (path, responseData, webhookId) => ['Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'lastNode', responseData, options: {} }, { webhookId }];
 const toAgent = (type) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
 
 /** The smoke runs: file name -> workflow (smoke.mjs checks each by that name). */
@@ -55,8 +56,8 @@ export const SMOKE = {
 
 /** test:queue's production webhooks. */
 export const QUEUE = [
-	workflow('PaiQueueList0001', '[queue] Webhook: List Beneficiaries, Return All', [webhook('pai-queue-list', 'allEntries'), list({ customerId: '={{ $json.body.customerId }}' })]),
-	workflow('PaiQueueQuota001', '[queue] Webhook: Get Available Quota', [webhook('pai-queue-quota', 'firstEntryJson'), quota(undefined, { quotaAccumulationMethod: '={{ $json.body.method }}', quotaAccumulationId: '={{ $json.body.id }}', currency: '={{ $json.body.currency }}' })]),
+	workflow('PaiQueueList0001', '[queue] Webhook: List Beneficiaries, Return All', [webhook('pai-queue-list', 'allEntries', 'c0a1c2d3-0000-4000-8000-0000000000a1'), list({ customerId: '={{ $json.body.customerId }}' })]),
+	workflow('PaiQueueQuota001', '[queue] Webhook: Get Available Quota', [webhook('pai-queue-quota', 'firstEntryJson', 'c0a1c2d3-0000-4000-8000-0000000000a2'), quota(undefined, { quotaAccumulationMethod: '={{ $json.body.method }}', quotaAccumulationId: '={{ $json.body.id }}', currency: '={{ $json.body.currency }}' })]),
 ];
 
 /** The README's screenshot. */
