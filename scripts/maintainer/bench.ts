@@ -24,22 +24,22 @@ import { join } from 'node:path';
 
 import forge from 'node-forge';
 
-import { createCustomers } from '../sandbox/data';
-import { activateTrigger, runNode, sandboxCredentials } from '../sandbox/engine';
-import { POLL_WIDTH } from '../nodes/PartnerAccountInquiry/trigger/poll';
-import { readSandboxKey } from '../sandbox/server';
+import { createCustomers } from '../../sandbox/data';
+import { activateTrigger, runNode, sandboxCredentials } from '../../sandbox/engine';
+import { POLL_WIDTH } from '../../nodes/PartnerAccountInquiry/trigger/poll';
+import { readSandboxKey } from '../../sandbox/server';
 import {
 	formatSignatureHeader,
 	parseSignatureHeader,
-} from '../nodes/PartnerAccountInquiry/shared/core/signing/signatureHeader';
-import { parseResponseBody } from '../nodes/PartnerAccountInquiry/shared/core/api/responseBody';
-import { signRequest } from '../nodes/PartnerAccountInquiry/shared/core/signing/signRequest';
-import { joinUrl } from '../nodes/PartnerAccountInquiry/shared/core/api/gateway';
-import { buildStringToSign } from '../nodes/PartnerAccountInquiry/shared/core/signing/stringToSign';
-import { verifyResponse } from '../nodes/PartnerAccountInquiry/shared/core/signing/verifyResponse';
-import { checkBeneficiaries } from '../nodes/PartnerAccountInquiry/shared/core/api/answers';
-import { NUMBER_OPTIONS } from '../nodes/PartnerAccountInquiry/shared/core/api/fields';
-import { privateKeyFrom, publicKeyFrom } from '../nodes/PartnerAccountInquiry/shared/core/signing/keys';
+} from '../../nodes/PartnerAccountInquiry/shared/core/signing/signatureHeader';
+import { parseResponseBody } from '../../nodes/PartnerAccountInquiry/shared/core/api/responseBody';
+import { signRequest } from '../../nodes/PartnerAccountInquiry/shared/core/signing/signRequest';
+import { joinUrl } from '../../nodes/PartnerAccountInquiry/shared/core/api/gateway';
+import { buildStringToSign } from '../../nodes/PartnerAccountInquiry/shared/core/signing/stringToSign';
+import { verifyResponse } from '../../nodes/PartnerAccountInquiry/shared/core/signing/verifyResponse';
+import { checkBeneficiaries } from '../../nodes/PartnerAccountInquiry/shared/core/api/answers';
+import { NUMBER_OPTIONS } from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
+import { privateKeyFrom, publicKeyFrom } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
 
 const LATENCY_MS = 50;
 const DEFAULT_CONCURRENCY = NUMBER_OPTIONS.concurrency.default;
@@ -56,7 +56,7 @@ async function startSimulatorProcess(
 	extraArgs: string[] = [],
 ): Promise<{ url: string; child: ChildProcess }> {
 	const args = ['--port', '0', '--latency', String(latency), ...extraArgs];
-	const child = fork(join(__dirname, '..', 'sandbox', 'cli.js'), args, {
+	const child = fork(join(__dirname, '..', '..', 'sandbox', 'cli.js'), args, {
 		stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
 	});
 	const url = await new Promise<string>((resolve, reject) => {

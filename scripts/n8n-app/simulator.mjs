@@ -1,0 +1,52 @@
+// The gateway simulator for the real-app tests (npm run build:dev first), with a control port beside
+// its API: what the tests need of it that its admin routes do not offer.
+//   node scripts/n8n-app/simulator.mjs <API port> <control port>
+//   GET  /requests       every API request so far, as { at, op, customer, id, token, code }: which
+//                        workflow polled (each trigger sends its workflow ID as Access Token) and when
+//   POST /call/<method>  a method of the Simulator object (sandbox/types.ts) with the body's arguments
+//   POST /call/changeBankDetailsAt  [customerId, index]: new bank details for the payee at that
+//                        index, also one without a reference ID (the admin route finds payees by it)
+import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+
+const { startSimulator } = await import(resolve('.dev-dist/sandbox/server.js'));
+const [port, control] = process.argv.slice(2).map(Number);
+const sim = await startSimulator({ port, host: '127.0.0.1' });
+const push = sim.requests.push.bind(sim.requests);
+sim.requests.push = (...entries) => push(...entries.map((e) => Object.assign(e, { at: Date.now() })));
+
+const extra = {
+	changeBankDetailsAt(customerId, index) {
+		const payee = sim.beneficiaries(customerId)[index];
+		const had = payee.referenceBeneficiaryId;
+		if (had === undefined) sim.setReference(customerId, index, 'REF-TEMPORARY');
+		const changed = sim.changeBankDetails(customerId, payee.referenceBeneficiaryId);
+		if (had === undefined) sim.setReference(customerId, index, undefined);
+		return changed;
+	},
+};
+
+function summary(e) {
+	let body = {};
+	try {
+		body = JSON.parse(e.body);
+	} catch {}
+	const op = e.path.includes('Quota') || 'quotaAccumulationId' in body ? 'quota' : 'list';
+	const token = op === 'quota' ? e.headers['access-token'] : body.accessToken;
+	return { at: e.at, op, customer: String(e.headers['connected-customerid'] ?? body.customerId ?? ''), id: body.quotaAccumulationId, token, code: e.resultCode };
+}
+
+createServer(async (req, res) => {
+	let raw = '';
+	for await (const chunk of req) raw += chunk;
+	const reply = (status, value) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value ?? null));
+	try {
+		if (req.url === '/requests') return reply(200, sim.requests.map(summary));
+		const method = /^\/call\/(\w+)$/.exec(req.url ?? '')?.[1];
+		const fn = extra[method] ?? (typeof sim[method] === 'function' ? sim[method].bind(sim) : undefined);
+		if (req.method !== 'POST' || !fn) return reply(404, { error: `no ${req.url}` });
+		reply(200, await fn(...JSON.parse(raw || '[]')));
+	} catch (error) {
+		reply(400, { error: error.message });
+	}
+}).listen(control, '127.0.0.1', () => console.log(`simulator on ${sim.url}, control on 127.0.0.1:${control}`));

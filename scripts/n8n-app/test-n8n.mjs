@@ -1,0 +1,61 @@
+// npm run test:n8n: the packed package in the whole n8n app, on both release lines, one line at a
+// time or side by side (N8N_APP_LINES=1, 2 or 1,2; side by side unless N8N_APP_SERIAL=1). Each line runs its sessions side by side (scenarios.mjs: the
+// trigger live, installed from the tarball or upgraded from the previous release through the
+// editor's REST calls) and its smoke run (smoke.mjs). Prints one ok/FAIL line per check, a subtotal
+// per line, and a closing plain "N passed, N failed" line (.ci/run adds it to its total).
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { CACHE, LINES, PREVIOUS, VERSION, buildDev, ensureApp, must, pack, results as makeResults, say, selectedLines, sleep, startRegistry, workDir } from './harness.mjs';
+
+const work = workDir('n8n-app');
+let status = 0;
+let passed = 0;
+let failed = 0;
+try {
+	say('building the simulator (npm run build:dev), the previous release and the package');
+	await buildDev();
+	const { runSession, sessions } = await import('./scenarios.mjs');
+	const { runSmoke } = await import('./smoke.mjs');
+	if (PREVIOUS.version === VERSION) throw new Error(`package.json and previous-release.json both say ${VERSION}: raise package.json's version`);
+	const registry = await startRegistry(work);
+	await registry.publish(await pack(join(work, 'previous'), PREVIOUS.commit), 'previous');
+	const tarball = await pack(join(work, 'pack'));
+	await registry.publish(tarball, 'latest');
+	// The lines side by side (their sessions mostly wait for n8n's polls), the second a little later
+	// so that the apps do not all boot at once; N8N_APP_SERIAL=1 runs them one after the other.
+	const runLine = async (line) => {
+		const started = Date.now();
+		const results = makeResults();
+		const logs = [];
+		try {
+			const app = await ensureApp(line);
+			const lineWork = join(work, `line-${line}`);
+			const shared = { work: lineWork, registry, tarball, results, logs };
+			// Side by side, 40 s apart; the smoke run's CLI commands last, while the sessions wait for their polls.
+			const jobs = [...sessions(line).map((spec) => () => runSession(app, spec, shared)), () => runSmoke(app, shared)];
+			await Promise.all(jobs.map(async (job, i) => (await sleep(i * 40_000), job())));
+			const problems = logs.flatMap((log) => readFileSync(log, 'utf8').split('\n')).filter((l) => /error|fail|warn/i.test(l) && /partner/i.test(l.replaceAll(CACHE, ''))); // the cache's path names the package too
+			results.add(problems.length === 0, `${line}.x: n8n logged no error or warning about the package${problems.length ? ` (saw: ${problems.slice(0, 5).join(' | ')})` : ''}`);
+		} catch (error) {
+			results.add(false, `${line}.x: the line could not run: ${error.message}`);
+		}
+		return [line, results, Math.round((Date.now() - started) / 1000)];
+	};
+	const lines = selectedLines();
+	const done = process.env.N8N_APP_SERIAL === '1'
+		? await lines.reduce(async (all, line) => [...(await all), await runLine(line)], [])
+		: await Promise.all(lines.map(async (line, i) => (await sleep(i * 60_000), runLine(line))));
+	for (const [line, results, seconds] of done) {
+		const ok = results.lines.length - results.failed();
+		console.log(`n8n ${LINES[line].version}: ${ok} passed, ${results.failed()} failed (${seconds} s)`);
+		passed += ok;
+		failed += results.failed();
+	}
+} catch (error) {
+	console.log(`FAIL test:n8n could not run: ${error.stack}`);
+	failed++;
+}
+if (failed || process.env.N8N_SMOKE_KEEP === '1') say(`logs, user folders and databases are kept in ${work}`);
+else rmSync(work, { recursive: true, force: true });
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : status);

@@ -1,0 +1,66 @@
+// The workflows the tests import, built here rather than kept as exported JSON: the smoke runs'
+// (a start node and a chain, run by `n8n execute`), test:queue's webhooks, the screenshot's.
+import { PACKAGE, SMOKE_CREDENTIAL } from './harness.mjs';
+
+const credentials = { partnerAccountInquiryApi: SMOKE_CREDENTIAL };
+const hex = (text) => [...text].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7).toString(16).padStart(12, '0').slice(-12);
+/** A workflow: `nodes` [name, type, typeVersion, parameters, extra] connected in a chain, `more` connections added. */
+export function workflow(id, name, nodes, more = {}) {
+	const built = nodes.map(([node, type, typeVersion, parameters = {}, extra = {}], i) => (
+		{ id: `5e0c9d1a-0000-4000-8000-${hex(id + node)}`, name: node, type, typeVersion, position: [i * 240, 0], parameters, ...extra }));
+	const connections = Object.fromEntries(built.slice(0, -1).map((n, i) => [n.name, { main: [[{ node: built[i + 1].name, type: 'main', index: 0 }]] }]));
+	return { id, name, active: false, settings: { executionOrder: 'v1' }, nodes: built, connections: Object.fromEntries(Object.entries({ ...connections, ...more }).filter(([, to]) => to)), pinData: {} };
+}
+const start = (name = 'Start') => [name, 'n8n-nodes-base.manualTrigger', 1];
+const pai = (name, parameters, extra = {}) => [name, `${PACKAGE}.partnerAccountInquiry`, 1, parameters, { credentials, ...extra }];
+const list = (options, filters = {}, more = {}) => pai('List Beneficiaries', { operation: 'listBeneficiaries', returnAll: true, ...more, filters, options });
+const quota = (extra, parameters = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: extra ? 'U-CONTRACT' : 'U-1001', currency: 'USD' }) =>
+	pai('Get Available Quota', { operation: 'getAvailableQuota', ...parameters, options: {} }, extra);
+const fromJson = (name, json) => [name, 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify(json, null, 2), options: {} }];
+const splitOut = (field) => ['Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: field, options: {} }];
+const byExpression = { quotaAccumulationMethod: '={{ $json.method }}', quotaAccumulationId: '={{ $json.id }}', currency: '={{ $json.currency }}' };
+// A production webhook is registered only with a webhookId.
+const webhook = (path, responseData, webhookId) => ['Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'lastNode', responseData, options: {} }, { webhookId }];
+const toAgent = (type) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
+
+/** The smoke runs: file name -> workflow (smoke.mjs checks each by that name). */
+export const SMOKE = {
+	'list-all-pages': workflow('PaiSmokeListAll1', '[smoke] List Beneficiaries: Return All, CUST_LARGE', [start(), list({ customerId: 'CUST_LARGE' })]),
+	'list-filtered': workflow('PaiSmokeListFilt', '[smoke] List Beneficiaries: USD/EUR bank accounts, CUST_LARGE', [start(), list({ customerId: 'CUST_LARGE' }, { currencyList: ['USD', 'EUR'], assetType: 'BANK_ACCOUNT' })]),
+	'list-account-name': workflow('PaiSmokeListName', '[smoke] List Beneficiaries: account name 深圳, CUST_SMALL', [start(), list({ customerId: 'CUST_SMALL' }, { accountName: '深圳' })]),
+	'list-limit': workflow('PaiSmokeListLim1', '[smoke] List Beneficiaries: Limit 5, page size 2, own account', [start(), list({ pageSize: 2 }, {}, { returnAll: false, limit: 5 })]),
+	quota: workflow('PaiSmokeQuota001', '[smoke] Get Available Quota: USER_ID U-1001 USD', [start(), quota()]),
+	'quota-error': workflow('PaiSmokeQuotaErr', '[smoke] Get Available Quota: U-CONTRACT fails', [start(), quota({})]),
+	'quota-continue-on-fail': workflow('PaiSmokeQuotaCof', '[smoke] Get Available Quota: U-CONTRACT with Continue On Fail', [start(), quota({ onError: 'continueRegularOutput' })]),
+	'quota-expressions': workflow('PaiSmokeQuotaExp', '[smoke] Get Available Quota: parameters from expressions, two items', [
+		start(), fromJson('Quota Requests', { requests: [{ method: 'USER_ID', id: 'U-1001', currency: 'USD' }, { method: 'RECEIVING_ACCOUNT', id: 'RA-JPY', currency: 'JPY' }] }), splitOut('requests'), quota(undefined, byExpression),
+	]),
+	'export-csv': workflow('PaiSmokeExport01', '[smoke] Export: List Beneficiaries -> Convert to File (CSV) -> Write to disk', [
+		start(), list({ customerId: 'CUST_LARGE' }),
+		['Convert to File', 'n8n-nodes-base.convertToFile', 1.1, { operation: 'csv', binaryPropertyName: 'data', options: { fileName: 'beneficiaries.csv' } }],
+		['Write File to Disk', 'n8n-nodes-base.readWriteFile', 1, { operation: 'write', fileName: '={{ $env.PAI_SMOKE_EXPORT_DIR }}/beneficiaries.csv', dataPropertyName: 'data', options: {} }],
+	]),
+	// The tools are examples/ai-agent-tool.json's, put in by smoke.mjs; the model is fake-openai.mjs.
+	'agent-tool': workflow('PaiSmokeAgent001', '[smoke] AI Agent: the package as a tool, $fromAI parameters, local fake model', [
+		start(),
+		fromJson('Questions', { questions: ['How much USD quota does user U-1001 have left?', 'How much USD quota does user U-CONTRACT have left?', 'List the beneficiaries of customer CUST_SMALL named 深圳', 'List the beneficiaries of my own account'].map((question) => ({ question })) }),
+		splitOut('questions'),
+		['AI Agent', '@n8n/n8n-nodes-langchain.agent', 2.2, { promptType: 'define', text: '={{ $json.question }}', options: { systemMessage: 'Answer with the tool.' } }],
+		['Local Chat Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.2, { model: { __rl: true, mode: 'id', value: 'gpt-4.1-mini' }, options: {} }, { credentials: { openAiApi: { id: 'PaiSmokeOpenAi01', name: 'Local fake OpenAI' } } }],
+		...['Get available quota', 'List beneficiaries', 'List my own beneficiaries'].map((name) => [name, `${PACKAGE}.partnerAccountInquiryTool`, 1, {}, { credentials }]),
+	], {
+		'Split Out': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] }, 'AI Agent': undefined, 'Local Chat Model': toAgent('ai_languageModel'),
+		'Get available quota': toAgent('ai_tool'), 'List beneficiaries': toAgent('ai_tool'), 'List my own beneficiaries': toAgent('ai_tool'),
+	}),
+};
+
+/** test:queue's production webhooks. */
+export const QUEUE = [
+	workflow('PaiQueueList0001', '[queue] Webhook: List Beneficiaries, Return All', [webhook('pai-queue-list', 'allEntries', 'c0a1c2d3-0000-4000-8000-0000000000a1'), list({ customerId: '={{ $json.body.customerId }}' })]),
+	workflow('PaiQueueQuota001', '[queue] Webhook: Get Available Quota', [webhook('pai-queue-quota', 'firstEntryJson', 'c0a1c2d3-0000-4000-8000-0000000000a2'), quota(undefined, { quotaAccumulationMethod: '={{ $json.body.method }}', quotaAccumulationId: '={{ $json.body.id }}', currency: '={{ $json.body.currency }}' })]),
+];
+
+/** The README's screenshot. */
+export const SCREENSHOT = workflow('PaiScreenshot001', 'Partner Account Inquiry: beneficiaries in USD or EUR', [
+	start('When clicking ‘Execute workflow’'), list({ customerId: 'CUST_LARGE' }, { currencyList: ['USD', 'EUR'], assetType: 'BANK_ACCOUNT', relationFilter: ['THIRD_PARTY'] }),
+]);
