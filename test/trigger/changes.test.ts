@@ -19,6 +19,7 @@ import { questionDigest } from '../../nodes/PartnerAccountInquiry/trigger/savedS
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { createCustomers } from '../../sandbox/data';
 import { STATE_V3 } from '../fixtures/previousTriggerStates';
+import { SUMMARY_FIELDS } from '../support/summaryFields';
 
 /** The full diff, as one poll's comparison makes it when its first read did not hold the state. */
 const diffBeneficiaries = (
@@ -27,20 +28,6 @@ const diffBeneficiaries = (
 	wanted: ReadonlySet<string>,
 	cap = MAX_EVENTS_PER_POLL,
 ) => comparedWith(state).diff(list, wanted, cap);
-
-/** What a removal item carries and a state entry keeps besides its digests (beneficiaryState.ts). */
-const SUMMARY_FIELDS = [
-	...[
-		'referenceBeneficiaryId',
-		'beneficiaryNick',
-		'beneficiaryType',
-		'status',
-		'assetType',
-		'relationType',
-		'currency',
-	],
-	...['beneficiaryToken', 'bankAccountNo', 'bankAccountIBAN'],
-];
 
 const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
 const b = (token: string, fields: Record<string, unknown> = {}) => ({

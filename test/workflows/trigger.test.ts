@@ -8,20 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
 import { QUOTA, useSimulator } from '../support/helpers';
-
-/** What a removal item carries and a state entry keeps besides its digests (beneficiaryState.ts). */
-const SUMMARY_FIELDS = [
-	...[
-		'referenceBeneficiaryId',
-		'beneficiaryNick',
-		'beneficiaryType',
-		'status',
-		'assetType',
-		'relationType',
-		'currency',
-	],
-	...['beneficiaryToken', 'bankAccountNo', 'bankAccountIBAN'],
-];
+import { SUMMARY_FIELDS } from '../support/summaryFields';
 
 const { sim } = useSimulator();
 
