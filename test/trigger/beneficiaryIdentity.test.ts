@@ -1,24 +1,12 @@
-import {
-	baseline,
-	comparedWith,
-	MAX_EVENTS_PER_POLL,
-	readBeneficiaryState,
-} from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
+import { baseline, readBeneficiaryState } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { BeneficiaryState } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryState';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { digest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import { createCustomers } from '../../sandbox/data';
 import { STATE_V2, STATE_V3 } from '../fixtures/previousTriggerStates';
+import { diffBeneficiaries } from '../support/beneficiaryDiff';
 
 type Item = Record<string, unknown>;
-
-/** The full diff, as one poll's comparison makes it when its first read did not hold the state. */
-const diffBeneficiaries = (
-	state: BeneficiaryState,
-	list: Array<Record<string, unknown>>,
-	wanted: ReadonlySet<string>,
-	cap = MAX_EVENTS_PER_POLL,
-) => comparedWith(state).diff(list, wanted, cap);
 
 const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
 const BANK = ['beneficiaryToken', 'bankAccountNo', 'bankAccountIBAN'];

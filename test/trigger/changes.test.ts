@@ -1,7 +1,6 @@
 import {
 	baseline,
 	comparedWith,
-	MAX_EVENTS_PER_POLL,
 	readBeneficiaryState,
 } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { BeneficiaryState } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryState';
@@ -19,15 +18,7 @@ import { questionDigest } from '../../nodes/PartnerAccountInquiry/trigger/savedS
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { createCustomers } from '../../sandbox/data';
 import { STATE_V3 } from '../fixtures/previousTriggerStates';
-import { SUMMARY_FIELDS } from '../support/summaryFields';
-
-/** The full diff, as one poll's comparison makes it when its first read did not hold the state. */
-const diffBeneficiaries = (
-	state: BeneficiaryState,
-	list: Array<Record<string, unknown>>,
-	wanted: ReadonlySet<string>,
-	cap = MAX_EVENTS_PER_POLL,
-) => comparedWith(state).diff(list, wanted, cap);
+import { diffBeneficiaries, SUMMARY_FIELDS } from '../support/beneficiaryDiff';
 
 const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);
 const b = (token: string, fields: Record<string, unknown> = {}) => ({

@@ -2,17 +2,10 @@
  * The quiet poll's shortcut (trigger/beneficiaryDiff.ts comparedWith(...).settled: a first read
  * that holds) agrees with the full diff over random histories of a saved state, framework-free.
  */
-import { baseline, comparedWith, MAX_EVENTS_PER_POLL } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
+import { baseline, comparedWith } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { BeneficiaryState } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryState';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
-
-/** The full diff, as one poll's comparison makes it when its first read did not hold the state. */
-const diffBeneficiaries = (
-	state: BeneficiaryState,
-	list: Array<Record<string, unknown>>,
-	wanted: ReadonlySet<string>,
-	cap = MAX_EVENTS_PER_POLL,
-) => comparedWith(state).diff(list, wanted, cap);
+import { diffBeneficiaries } from '../support/beneficiaryDiff';
 
 describe('holdsState agrees with the full diff over random histories of a saved state', () => {
 	const ALL = new Set<BeneficiaryEvent>(['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryChanged']);

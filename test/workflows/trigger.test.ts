@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
 import { QUOTA, useSimulator } from '../support/helpers';
-import { SUMMARY_FIELDS } from '../support/summaryFields';
+import { SUMMARY_FIELDS } from '../support/beneficiaryDiff';
 
 const { sim } = useSimulator();
 
