@@ -77,3 +77,13 @@ export function entryStateOf(staticData: IDataObject): string | undefined {
 	const entries = (staticData.state as { entries?: Record<string, { state?: unknown }> } | undefined)?.entries ?? {};
 	return JSON.stringify(Object.values(entries)[0]?.state);
 }
+
+/** Listing requests the simulator received, all or those for one customer. */
+export const listRequests = (sim: Simulator, customerId?: string): number =>
+	sim.requests.filter(
+		(r) => r.path.includes('Beneficiar') && (customerId === undefined || r.body.includes(`"${customerId}"`)),
+	).length;
+
+/** The reference IDs of emitted items, in order. */
+export const refs = (items: IDataObject[] | null): string[] =>
+	(items ?? []).map((i) => String(i.referenceBeneficiaryId));

@@ -8,17 +8,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { MAX_EVENTS_PER_POLL } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { Beneficiary } from '../../sandbox/data';
 import { useSimulator } from '../support/helpers';
-import { customerSet, emitted, triggerOf, useClock } from '../support/pollerApp';
+import { customerSet, emitted, listRequests, refs, triggerOf, useClock } from '../support/pollerApp';
 
 const { sim } = useSimulator();
 useClock();
 const trigger = triggerOf(sim);
 
-const listRequests = (customerId?: string) =>
-	sim().requests.filter(
-		(r) => r.path.includes('Beneficiar') && (customerId === undefined || r.body.includes(`"${customerId}"`)),
-	).length;
-const refs = (items: IDataObject[] | null) => (items ?? []).map((i) => String(i.referenceBeneficiaryId));
 const bound = (model: Beneficiary, label: string): Beneficiary => ({
 	...model,
 	referenceBeneficiaryId: `REF-${label}`,
@@ -72,10 +67,10 @@ describe('Watch Many, each entry compared as its read arrives', () => {
 			times: 1,
 			answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
 		});
-		const before = listRequests('CUST_LARGE');
+		const before = listRequests(sim(), 'CUST_LARGE');
 		const failed = await poller.poll();
 		expect(failed.ok).toBe(false);
-		expect(listRequests('CUST_LARGE') - before).toBe(7);
+		expect(listRequests(sim(), 'CUST_LARGE') - before).toBe(7);
 		const items = await emitted(poller);
 		expect(items?.map((i) => [(i._listedFor as IDataObject).customerId, i.referenceBeneficiaryId])).toEqual([
 			['CUST_FIVE', 'REF-FIVE-NEW'],

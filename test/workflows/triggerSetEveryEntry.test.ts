@@ -9,16 +9,20 @@ import type { IDataObject } from 'n8n-workflow';
 import { sandboxCredentials } from '../../sandbox/engine';
 import { n8nApp, type N8nPoll } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
-import { customerSet, emitted, later, quotaSet, subjectRow, triggerOf, useClock } from '../support/pollerApp';
+import {
+	customerSet as customers,
+	emitted,
+	later,
+	quotaSet as below,
+	subjectRow as row,
+	triggerOf,
+	useClock,
+} from '../support/pollerApp';
 
 const { sim } = useSimulator();
 
 useClock();
 const trigger = triggerOf(sim);
-
-const row = subjectRow;
-const below = quotaSet;
-const customers = customerSet;
 
 describe('Watch Many, beyond the event cap and the poll budget', () => {
 	it('cap: 501 subjects already below at their baseline each alert once (the 501st on the next poll)', async () => {

@@ -4,16 +4,18 @@
  * that gives nothing. A refusal names no account number whole. Through n8n's engine.
  */
 import { useSimulator } from '../support/helpers';
-import { customerSet, quotaSet, subjectRow, triggerOf, useClock } from '../support/pollerApp';
+import {
+	customerSet as customers,
+	quotaSet as below,
+	subjectRow as row,
+	triggerOf,
+	useClock,
+} from '../support/pollerApp';
 
 const { sim } = useSimulator();
 
 useClock();
 const trigger = triggerOf(sim);
-
-const row = subjectRow;
-const below = quotaSet;
-const customers = customerSet;
 
 describe('Watch Many rows, refused before any request', () => {
 	it('a customer row of spaces is refused, never read as the partner own list', async () => {
