@@ -32,7 +32,8 @@ describe('Customer ID by expression: a row whose cell is empty or blank is refus
 		);
 		expect(run.error?.description).toMatch(/To leave it empty on purpose, remove Customer ID from the node/);
 		expect(run.json).toEqual([]);
-		expect(bodies().every((body) => body.customerId === 'CUST_SMALL')).toBe(true);
+		// The row with a value was asked before the node failed: every request sent names its customer.
+		expect([...new Set(bodies().map((body) => body.customerId))]).toEqual(['CUST_SMALL']);
 	});
 
 	it.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
