@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { LINES, PACKAGE, ensureApp, freePort, say, setPrefix } from '../n8n-app/harness.mjs';
+import { LINES, PACKAGE, freePort, say, setPrefix } from '../n8n-app/harness.mjs';
+import { ensureApp } from '../n8n-app/install.mjs';
 
 setPrefix('dev:n8n');
 const app = await ensureApp(process.env.N8N_DEV_LINE ?? '2');

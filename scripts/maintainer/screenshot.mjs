@@ -8,7 +8,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SCREENSHOT } from '../n8n-app/workflows.mjs';
-import { CACHE, ROOT, SMOKE_CREDENTIAL, cliMust, credentials, ensureApp, installTarball, must, n8nEnv, pack, rest, run, say, setPrefix, startN8n, startSimulator, workDir } from '../n8n-app/harness.mjs';
+import { CACHE, ROOT, must, run, say, setPrefix, workDir } from '../n8n-app/harness.mjs';
+import { ensureApp, installTarball, pack } from '../n8n-app/install.mjs';
+import { SMOKE_CREDENTIAL, cliMust, credentials, n8nEnv, rest, startN8n, startSimulator } from '../n8n-app/n8n.mjs';
 
 setPrefix('screenshot');
 const out = resolve(process.argv[2] ?? join(ROOT, 'docs/node-parameters.png'));

@@ -1,5 +1,5 @@
 // The loopback HTTPS proxy that makes "https://registry.npmjs.org" mean the local verdaccio in the
-// real-app tests (startRegistry in harness.mjs starts it; n8n and its npm get it as HTTPS_PROXY).
+// real-app tests (startRegistry in install.mjs starts it; n8n and its npm get it as HTTPS_PROXY).
 //
 // Without an enterprise licence n8n ignores N8N_COMMUNITY_PACKAGES_REGISTRY and always uses
 // https://registry.npmjs.org, for `npm pack` and for its own GET of the version manifest. So this

@@ -7,7 +7,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SMOKE } from './workflows.mjs';
-import { HERE, PACKAGE, ROOT, SMOKE_CREDENTIAL, bg, cli, cliMust, credentials, die, freePort, installTarball, n8nEnv, startSimulator, until } from './harness.mjs';
+import { HERE, PACKAGE, ROOT, bg, die, freePort, until } from './harness.mjs';
+import { installTarball } from './install.mjs';
+import { SMOKE_CREDENTIAL, cli, cliMust, credentials, n8nEnv, startSimulator } from './n8n.mjs';
 
 const requireHere = createRequire(import.meta.url);
 const SEND = 'n8n-nodes-base.slack';

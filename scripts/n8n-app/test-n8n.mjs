@@ -5,7 +5,8 @@
 // per line, and a closing plain "N passed, N failed" line (.ci/run adds it to its total).
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE, LINES, PREVIOUS, VERSION, buildDev, ensureApp, must, pack, results as makeResults, say, selectedLines, sleep, startRegistry, workDir } from './harness.mjs';
+import { CACHE, LINES, PREVIOUS, VERSION, results as makeResults, say, selectedLines, sleep, workDir } from './harness.mjs';
+import { buildDev, ensureApp, pack, startRegistry } from './install.mjs';
 
 const work = workDir('n8n-app');
 let status = 0;
@@ -14,7 +15,7 @@ let failed = 0;
 try {
 	say('building the simulator (npm run build:dev), the previous release and the package');
 	await buildDev();
-	const { runSession, sessions } = await import('./scenarios.mjs');
+	const { runSession, sessions } = await import('./session.mjs');
 	const { runSmoke } = await import('./smoke.mjs');
 	if (PREVIOUS.version === VERSION) throw new Error(`package.json and previous-release.json both say ${VERSION}: raise package.json's version`);
 	const registry = await startRegistry(work);

@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { CACHE, HERE, PACKAGE, PREVIOUS, ROOT, SMOKE_CREDENTIAL, VERSION, bg, buildDev, cliMust, credentials, die, ensureApp, freePort, must, n8nEnv, pack, results as makeResults, run, say, setPrefix, sleep, startN8n, startRegistry, startSimulator, until, workDir } from './harness.mjs';
+import { CACHE, PACKAGE, PREVIOUS, ROOT, VERSION, bg, die, freePort, must, results as makeResults, run, say, setPrefix, sleep, until, workDir } from './harness.mjs';
+import { buildDev, ensureApp, pack, startRegistry } from './install.mjs';
+import { SMOKE_CREDENTIAL, cliMust, credentials, n8nEnv, startN8n, startSimulator } from './n8n.mjs';
 
 setPrefix('test:queue');
 const REQUESTS = Number(process.env.QUEUE_REQUESTS ?? 48);
@@ -19,7 +21,8 @@ const asPostgres = (cmd, args) => (root ? ['runuser', ['-u', 'postgres', '--', c
 let pg;
 try {
 	await buildDev();
-	const { SCENARIOS, pollWatch } = await import('./scenarios.mjs');
+	const { SCENARIOS } = await import('./scenarios.mjs');
+	const { pollWatch } = await import('./session.mjs');
 	const { QUEUE } = await import('./workflows.mjs');
 	// 1. Redis and PostgreSQL (Debian's), on free loopback ports, their data in the work folder.
 	const pgBin = () => (existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : []).sort().map((v) => `/usr/lib/postgresql/${v}/bin`).reverse().find((d) => existsSync(`${d}/initdb`));

@@ -1,6 +1,7 @@
 // The workflows the tests import, built here rather than kept as exported JSON: the smoke runs'
 // (a start node and a chain, run by `n8n execute`), test:queue's webhooks, the screenshot's.
-import { PACKAGE, SMOKE_CREDENTIAL } from './harness.mjs';
+import { PACKAGE } from './harness.mjs';
+import { SMOKE_CREDENTIAL } from './n8n.mjs';
 
 const credentials = { partnerAccountInquiryApi: SMOKE_CREDENTIAL };
 const hex = (text) => [...text].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7).toString(16).padStart(12, '0').slice(-12);
