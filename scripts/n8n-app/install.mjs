@@ -183,7 +183,7 @@ export async function inCheckout(cwd, job) {
 	}
 }
 export const buildDev = () => inCheckout(ROOT, () => must('npm', ['run', 'build:dev', '--silent'], {}));
-/** Builds and packs the package (or, with a commit, that commit of this repository's history) into `out`; returns the tarball. */
+/** Builds and packs the package (or, with a commit, that commit of this repository's history) into `out`; returns the tarball. Built here, packed without its prepack: old commits have none, and one build is enough. */
 export async function pack(out, commit) {
 	mkdirSync(out, { recursive: true });
 	let cwd = ROOT;
@@ -202,7 +202,7 @@ export async function pack(out, commit) {
 		if (lock(join(ROOT, 'package-lock.json')) === lock(join(cwd, 'package-lock.json'))) symlinkSync(join(ROOT, 'node_modules'), join(cwd, 'node_modules'));
 		else await must('npm', ['ci', '--no-audit', '--no-fund'], { cwd, timeout: INSTALL_TIMEOUT });
 	}
-	const name = await inCheckout(cwd, async () => (await must('npm', ['run', 'build', '--silent'], { cwd }), (await must('npm', ['pack', '--silent', '--pack-destination', out], { cwd })).trim().split('\n').pop()));
+	const name = await inCheckout(cwd, async () => (await must('npm', ['run', 'build', '--silent'], { cwd }), (await must('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', out], { cwd })).trim().split('\n').pop()));
 	if (commit) rmSync(cwd, { recursive: true, force: true });
 	return join(out, name);
 }
