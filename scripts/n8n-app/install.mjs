@@ -183,6 +183,7 @@ export async function inCheckout(cwd, job) {
 	}
 }
 export const buildDev = () => inCheckout(ROOT, () => must('npm', ['run', 'build:dev', '--silent'], {}));
+
 /** Builds and packs the package (or, with a commit, that commit of this repository's history) into `out`; returns the tarball. Built here, packed without its prepack: old commits have none, and one build is enough. */
 export async function pack(out, commit) {
 	mkdirSync(out, { recursive: true });
