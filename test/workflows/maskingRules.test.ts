@@ -1,5 +1,5 @@
 /**
- * Mask Bank Details rule by rule (docs/reference.md, "Mask Bank Details: the rules"; redaction.ts's
+ * Mask Bank Details rule by rule (docs/reference.md, "Mask Bank Details: the rules"; masking.ts's
  * MASKING_RULES), through n8n's engine against the simulator. Each test says what an item keeps
  * (the routing value whole, the text around a masked number) as well as what it loses.
  */

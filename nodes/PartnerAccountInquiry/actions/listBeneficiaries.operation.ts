@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NUMBER_OPTIONS } from '../shared/core/api/fields';
 import { readWholeNumber } from '../shared/core/api/validation';
 import { ValidationError } from '../shared/core/errors';
-import { maskBankDetails } from '../shared/core/redaction';
+import { maskBankDetails } from '../shared/core/masking';
 import { listBeneficiaries, listingQuestion, OWNER_FIELD, withOwner } from '../shared/endpoints/beneficiaries';
 import {
 	accessTokenOption,

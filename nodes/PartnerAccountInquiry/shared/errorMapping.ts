@@ -8,7 +8,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isMaskedField, SECRET_FIELDS } from './core/api/fields';
 import { PartnerError } from './core/errors';
-import { maskAccount, maskSubjectsText } from './core/redaction';
+import { maskAccount } from './core/redaction';
+import { maskSubjectsText } from './core/subjectLines';
 
 export type NodeError = NodeApiError | NodeOperationError;
 

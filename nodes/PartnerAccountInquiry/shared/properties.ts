@@ -174,7 +174,7 @@ export const includeProofOption: INodeProperties = {
 };
 
 /**
- * Mask Bank Details: items safe to post to a chat channel or a ticket (redaction.ts's
+ * Mask Bank Details: items safe to post to a chat channel or a ticket (masking.ts's
  * maskBankDetails). Off by default in the action node, on in a trigger added from version 2.
  */
 export const maskBankDetailsOption: INodeProperties = {

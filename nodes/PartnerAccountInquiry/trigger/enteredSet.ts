@@ -7,6 +7,7 @@
 import { QUOTA_SUBJECT_FIELDS, quotaFieldsFor } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
 import { redactText } from '../shared/core/redaction';
+import { pastedEntries } from '../shared/core/subjectLines';
 import { settleSync } from '../shared/core/flow/settle';
 
 /** Entries a set holds at most. */
@@ -26,16 +27,11 @@ export const SET_PARAMETERS = {
 
 /**
  * The entries of pasted text: one a line, its fields separated by commas, semicolons or tabs (a
- * spreadsheet's copy). Blank lines and lines starting with `#` are no entries (comments).
+ * spreadsheet's copy); blank lines and `#` comments are none. Read by subjectLines.ts's parser,
+ * the one an error's masking of the same text reads too (maskSubjectsText).
  */
 export function entriesOfText(text: string): EnteredEntry[] {
-	const entries: EnteredEntry[] = [];
-	text.split(/\r\n|\r|\n/).forEach((line, i) => {
-		const trimmed = line.trim();
-		if (trimmed === '' || trimmed.startsWith('#')) return;
-		entries.push({ where: `line ${i + 1}`, fields: trimmed.split(/[,;\t]/).map((field) => field.trim()) });
-	});
-	return entries;
+	return pastedEntries(text).map(({ line, fields }) => ({ where: `line ${line}`, fields }));
 }
 
 /** A quota subject's row (the editor's): its fields in the order a pasted line gives them, then its threshold. */

@@ -8,7 +8,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PollBudgetError } from '../shared/core/errors';
-import { maskBankDetails } from '../shared/core/redaction';
+import { maskBankDetails } from '../shared/core/masking';
 import type { ListingSize } from '../shared/endpoints/beneficiaries';
 import { toNodeError } from '../shared/errorMapping';
 import { ApiSession } from '../shared/transport/session';

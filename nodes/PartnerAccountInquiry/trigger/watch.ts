@@ -7,7 +7,8 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { isMaskedField, isMaskedQuotaId } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
-import { maskAccount, maskBankDetails } from '../shared/core/redaction';
+import { maskBankDetails } from '../shared/core/masking';
+import { maskAccount } from '../shared/core/redaction';
 import {
 	listBeneficiaries,
 	listedFor,
