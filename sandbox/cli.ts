@@ -1,12 +1,28 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only command line */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- dev-only command line, no node to wrap errors for */
 /**
  * `npm run sandbox`: starts the local gateway simulator and prints what to paste into an n8n
- * credential. Options: --port N (default 8787), --host H (default 127.0.0.1), --latency MS,
- * --rate-limit-every N (every Nth request answered REQUEST_TRAFFIC_EXCEED_LIMIT).
+ * credential; `npm run sandbox -- --write-credential FILE` writes that credential as a file for
+ * `n8n import:credentials` instead. Options and their defaults: `npm run sandbox -- --help`
+ * (cliOptions.ts); docs/installation.md#the-local-simulator.
  */
 import { minorToMajor } from '../nodes/PartnerAccountInquiry/shared/core/api/amount';
+import { CliUsageError, parseCliArgs, usage } from './cliOptions';
+import { simulatorBaseUrl, writeCredentialFile } from './credentialFile';
 import { QUOTAS } from './data';
-import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION, startSimulator } from './server';
+import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION, startSimulator, type Simulator } from './server';
+
+/** Where the command line writes, and what it reads besides its arguments. */
+export interface CliIo {
+	/** Writes one line (a newline is added) to standard output; `err` to standard error. */
+	out: (text?: string) => void;
+	err: (text: string) => void;
+	env: Record<string, string | undefined>;
+	/** Where a relative --write-credential path is from (npm's INIT_CWD: where npm was run). */
+	cwd: string;
+}
+
+/** What a run came to: an exit code, or a simulator started (it runs until stopped). */
+export type CliOutcome = { exitCode: number } | { simulator: Simulator };
 
 /** The quota subjects the simulator knows, read from its table (so this list never disagrees with it). */
 function quotaLines(): string[] {
@@ -24,21 +40,51 @@ function quotaLines(): string[] {
 	});
 }
 
-function arg(name: string): string | undefined {
-	const i = process.argv.indexOf(`--${name}`);
-	return i >= 0 ? process.argv[i + 1] : undefined;
-}
+export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOutcome> {
+	let command;
+	try {
+		command = parseCliArgs(argv, io.env, io.cwd);
+	} catch (error) {
+		if (!(error instanceof CliUsageError)) throw error;
+		io.err(`sandbox: ${error.message}`);
+		io.err('Options: npm run sandbox -- --help');
+		return { exitCode: 2 };
+	}
+	const { out } = io;
 
-async function main(): Promise<void> {
-	const sim = await startSimulator({
-		port: Number(arg('port') ?? 8787),
-		host: arg('host') ?? '127.0.0.1',
-		latencyMs: Number(arg('latency') ?? 0),
-	});
-	// --rate-limit-every N: every Nth request is answered REQUEST_TRAFFIC_EXCEED_LIMIT (for the benchmark).
-	const every = Number(arg('rate-limit-every') ?? 0);
-	if (every > 0) sim.addFault({ fault: 'rateLimit', every });
-	const out = (text = '') => process.stdout.write(`${text}\n`);
+	if (command.kind === 'help') {
+		out(usage());
+		return { exitCode: 0 };
+	}
+
+	if (command.kind === 'writeCredential') {
+		const url = simulatorBaseUrl(command.port);
+		let entry;
+		try {
+			entry = writeCredentialFile(command.file, url);
+		} catch (error) {
+			io.err(`sandbox: cannot write ${command.file}: ${(error as Error).message ?? String(error)}`);
+			return { exitCode: 1 };
+		}
+		out(`Wrote ${command.file}: credential "${entry.name}" (id ${entry.id}, type ${entry.type}), Base URL ${url}.`);
+		out(`Import it:           n8n import:credentials --input=${command.file}`);
+		out(`Start the simulator: npm run sandbox -- --port ${command.port}`);
+		out('The keys in it are the demo keys of sandbox/keys: public on purpose, never use them for real.');
+		return { exitCode: 0 };
+	}
+
+	let sim: Simulator;
+	try {
+		sim = await startSimulator({ port: command.port, host: command.host, latencyMs: command.latencyMs });
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+		io.err(
+			`sandbox: port ${command.port} on ${command.host} is in use (another simulator?): stop it, or pick another with --port N or SANDBOX_PORT.`,
+		);
+		return { exitCode: 1 };
+	}
+	// Every Nth request is answered REQUEST_TRAFFIC_EXCEED_LIMIT (for the benchmark).
+	if (command.rateLimitEvery > 0) sim.addFault({ fault: 'rateLimit', every: command.rateLimitEvery });
 	out(`Partner account inquiry gateway simulator listening on ${sim.url}`);
 	out();
 	out('Create a "Partner Account Inquiry API" credential in n8n with:');
@@ -50,6 +96,7 @@ async function main(): Promise<void> {
 	out(readSandboxKey('demo-partner-private.pem').trim());
 	out('  Service Public Key:');
 	out(readSandboxKey('gateway-public.pem').trim());
+	out(`Or as a file for n8n import:credentials: npm run sandbox -- --write-credential cred.json --port ${sim.port}`);
 	out();
 	out('Customer IDs to try (Options > Customer ID): CUST_LARGE (320), CUST_SMALL (5, non-ASCII names),');
 	out('CUST_EMPTY, CUST_BENCH (10,000), or none for your own 12. CUST_UNKNOWN, CUST_RATE_LIMITED,');
@@ -60,8 +107,22 @@ async function main(): Promise<void> {
 	for (const line of quotaLines()) out(line);
 	out();
 	out('Press Ctrl+C to stop.');
+	return { simulator: sim };
+}
+
+async function main(): Promise<void> {
+	const outcome = await runCli(process.argv.slice(2), {
+		out: (text = '') => process.stdout.write(`${text}\n`),
+		err: (text) => process.stderr.write(`${text}\n`),
+		env: process.env,
+		cwd: process.env.INIT_CWD ?? process.cwd(),
+	});
+	if ('exitCode' in outcome) {
+		process.exitCode = outcome.exitCode;
+		return;
+	}
 	const stop = () => {
-		sim.close().then(
+		outcome.simulator.close().then(
 			() => process.exit(0),
 			() => process.exit(1),
 		);
@@ -70,7 +131,9 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', stop);
 }
 
-main().catch((error) => {
-	process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-	process.exit(1);
-});
+if (require.main === module) {
+	main().catch((error) => {
+		process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+		process.exit(1);
+	});
+}

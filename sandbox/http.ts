@@ -144,7 +144,14 @@ export async function listen(parts: Parts, host: string, port: number): Promise<
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise<void>((resolve) => server.listen(port, host, resolve));
+	// A port in use (EADDRINUSE) rejects, instead of an 'error' event nobody listens to.
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
 	return {
 		port: (server.address() as AddressInfo).port,
 		close: () =>

@@ -23,7 +23,7 @@ import {
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { readSandboxKey, SANDBOX_CLIENT_ID, SANDBOX_KEY_VERSION } from './server';
+import { simulatorCredentialData } from './credentialFile';
 
 // n8n-core keeps its instance settings under N8N_USER_FOLDER: a throw-away folder, not ~/.n8n.
 process.env.N8N_USER_FOLDER ??= join(tmpdir(), 'pai-n8n-engine');
@@ -34,14 +34,7 @@ export const CREDENTIAL_TYPE = 'partnerAccountInquiryApi';
 
 /** The credential fields that talk to a simulator at `baseUrl`. */
 export function sandboxCredentials(baseUrl: string): ICredentialDataDecryptedObject {
-	return {
-		environment: 'custom',
-		baseUrl,
-		clientId: SANDBOX_CLIENT_ID,
-		privateKey: readSandboxKey('demo-partner-private.pem'),
-		servicePublicKey: readSandboxKey('gateway-public.pem'),
-		keyVersion: SANDBOX_KEY_VERSION,
-	};
+	return { ...simulatorCredentialData(baseUrl) };
 }
 
 class InMemoryCredentialsHelper extends ICredentialsHelper {

@@ -132,13 +132,13 @@ export function rest(base) {
 	};
 }
 
-/** The credential file for `n8n import:credentials` (the simulator's demo keys, public on purpose). */
+/**
+ * The credential file for `n8n import:credentials` (the simulator's demo keys, public on purpose):
+ * each simulator credential as `npm run sandbox -- --write-credential` writes it (sandbox/credentialFile.ts).
+ */
 export function credentials(file, creds) {
-	const key = (name) => readFileSync(join(ROOT, 'sandbox/keys', name), 'utf8');
-	const pai = ({ id, name, url }) => ({
-		id, name, type: 'partnerAccountInquiryApi',
-		data: { environment: 'custom', baseUrl: url, clientId: 'SANDBOX_CLIENT_0001', privateKey: key('demo-partner-private.pem'), servicePublicKey: key('gateway-public.pem'), keyVersion: '1' },
-	});
+	const { simulatorCredential } = createRequire(import.meta.url)(join(ROOT, '.dev-dist/sandbox/credentialFile.js'));
+	const pai = ({ id, name, url }) => simulatorCredential(url, { id, name });
 	writeFileSync(file, JSON.stringify(creds.map((c) => (c.type === 'openAiApi' ? { ...c, data: { apiKey: 'sk-local-fake-key', url: c.url } } : pai(c)))));
 	return file;
 }
