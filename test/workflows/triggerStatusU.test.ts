@@ -144,7 +144,7 @@ describe.each(CELLS)('status U, %s subject, n8n saving %s', (shape, saving) => {
 
 // Where every quiet poll is saved (durable cursors), an edited back-off is what the next poll reads.
 describe.each(SHAPES)('status U, %s subject, durable cursors', (shape) => {
-	it('a back-off whose `reported` claims the support report before the 8th U is damage: dropped, and the reports still come', async () => {
+	it('a back-off whose stages told claim the support report before the 8th U is damage: dropped, and the reports still come', async () => {
 		const n8n = app(quotaTrigger(shape, CHANGED), 'durable');
 		await n8n.activate();
 		refuseU1001();
@@ -153,8 +153,7 @@ describe.each(SHAPES)('status U, %s subject, durable cursors', (shape) => {
 		expect((await n8n.poll()).error).toBeUndefined(); // the 1st repeat, U: quiet
 		n8n.editSaved((data) => {
 			const failure = watchedRecord(data).failure as IDataObject;
-			failure.reported = 2;
-			(failure.backoff as IDataObject).reported = 2;
+			failure.told = ['unknown', 'support'];
 		});
 		await n8n.restart();
 		const { failed } = await everyMinute(n8n, 1000, 6);

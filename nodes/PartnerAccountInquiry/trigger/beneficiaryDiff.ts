@@ -77,10 +77,30 @@ function diffBeneficiaries(
 	const matched = match(state, current, columns, !wanted.has('beneficiaryBankDetailsChanged'));
 	const events: BeneficiaryChange[] = [];
 	const kept: Array<[string, Entry]> = [];
+	// The cap never parts a bank change without a reference ID (an Added and a Removed of one
+	// nickname): such an Added fits only with room for its Removed, which keeps that room.
+	const removable = new Map<unknown, number>();
+	for (const [key, entry] of wanted.has('beneficiaryRemoved') ? Object.entries(state.entries) : []) {
+		const nick = matched.has(key) ? undefined : untagged(summaryOf(entry));
+		if (nick !== undefined) removable.set(nick, (removable.get(nick) ?? 0) + 1);
+	}
+	const roomFor = new Map<unknown, number>();
+	let reserved = 0;
 	/** Emits the event if it is wanted and fits; says whether the state may move past it. */
 	const report = (change: Omit<BeneficiaryChange, 'event'> & { event: BeneficiaryEvent | undefined }): boolean => {
 		if (change.event === undefined || !wanted.has(change.event)) return true;
-		if (events.length >= cap) return false;
+		const nick = untagged(change.beneficiary);
+		if (change.event === 'beneficiaryRemoved' && (roomFor.get(nick) ?? 0) > 0) {
+			roomFor.set(nick, (roomFor.get(nick) as number) - 1);
+			reserved--;
+		} else {
+			const pairs = change.event === 'beneficiaryAdded' && (removable.get(nick) ?? 0) > (roomFor.get(nick) ?? 0);
+			if (events.length + reserved + (pairs ? 2 : 1) > cap) return false;
+			if (pairs) {
+				roomFor.set(nick, (roomFor.get(nick) ?? 0) + 1);
+				reserved++;
+			}
+		}
 		events.push(change as BeneficiaryChange);
 		return true;
 	};

@@ -18,17 +18,36 @@ export const UNSETTLED_POLLS_REPORTED = 3;
 /** Entries one report names at most (the rest are counted). */
 const SHOWN = 20;
 
+/** What an episode reports, each once: a failure, a back-off after U, that support must be contacted, a list that keeps changing. */
+export type Stage = 'failed' | 'unknown' | 'support' | 'unsettled';
+const STAGES: readonly Stage[] = ['failed', 'unknown', 'support', 'unsettled'];
+
 export interface Failure {
 	/** What failed, as a message may show it (the session's errors are redacted). */
 	reason: string;
-	/** What was reported: 0 nothing yet, 1 its start, 2 (status U, every repeat U) that support must be contacted. */
-	reported: 0 | 1 | 2;
+	/** What the last failed read was: an answer U, a list changing while read, or any other failure. */
+	kind: 'unknown' | 'unsettled' | 'failed';
+	/** The stages of this episode reported so far. */
+	told: Stage[];
 	backoff?: UnknownBackoff;
 	/** Polls in a row that found its list changing while they read it. */
 	unsettled?: number;
 	/** When the episode began (epoch ms; absent in episodes saved by 0.2.0). */
 	since?: number;
 }
+
+/** An episode as 0.3.0 and before saved it: `reported` 0 nothing, 1 its start, 2 support told too. */
+export type SavedFailure = Omit<Failure, 'kind' | 'told'> & Partial<Pick<Failure, 'kind' | 'told'>> & { reported?: 0 | 1 | 2 };
+
+/** A saved episode in this version's form: what 0.3.0 and before counted in `reported`, as the stages told. */
+export function currentFailure({ reported, ...saved }: SavedFailure): Failure {
+	const kind = saved.kind ?? (saved.backoff ? 'unknown' : saved.unsettled !== undefined ? 'unsettled' : 'failed');
+	const told = saved.told ?? (reported === 2 ? ['unknown', 'support'] : reported === 1 ? [kind] : []);
+	return { ...saved, kind, told };
+}
+
+export const isStages = (value: unknown) =>
+	Array.isArray(value) && value.every((stage) => STAGES.includes(stage as Stage));
 
 /** The API's back-off after status U, for the entry `question` (its key). */
 export interface UnknownBackoff {
@@ -37,8 +56,6 @@ export interface UnknownBackoff {
 	unknowns: number;
 	/** Epoch ms before which a poll sends nothing. */
 	nextPollAt: number;
-	/** What a trigger of 0.1.0 or 0.2.0 had reported of it (none in 0.1.0: all by then); the failure's counts now. */
-	reported?: 0 | 1 | 2;
 }
 
 export const UNKNOWN_REPEATS = UNKNOWN_RETRY_SCHEDULE_MINUTES.length;
@@ -60,7 +77,7 @@ export function backoffProblem(failure: Failure, nowMs: number): string | undefi
 	const backoff = failure.backoff;
 	if (backoff === undefined) return undefined;
 	if (!isBackoff(backoff)) return 'its back-off after status U is not of the expected shape';
-	if (failure.reported === 2 && backoff.unknowns <= UNKNOWN_REPEATS) {
+	if (failure.told.includes('support') && backoff.unknowns <= UNKNOWN_REPEATS) {
 		return `its back-off after status U says support was told after ${backoff.unknowns} answers U, fewer than the API's ${UNKNOWN_REPEATS + 1}`;
 	}
 	const left = (backoff.nextPollAt - nowMs) / 60_000;
@@ -73,11 +90,23 @@ export function backoffProblem(failure: Failure, nowMs: number): string | undefi
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const isUnknown = (error: unknown) => error instanceof ApiResultError && error.explanation.status === 'U';
 
-/** The stage an episode has reached: 0 nothing to report yet, 1 its start, 2 every U repeat answered U. */
-export function stageOf(failure: Failure): 0 | 1 | 2 {
-	if (failure.backoff) return failure.backoff.unknowns > UNKNOWN_REPEATS ? 2 : 1;
-	if (failure.unsettled !== undefined) return failure.unsettled >= UNSETTLED_POLLS_REPORTED ? 1 : 0;
-	return 1;
+/** The stage an episode is at: what its last failed read reports (none: a list changing, before the 3rd poll). */
+export function stageOf(failure: Failure): Stage | undefined {
+	if (failure.kind === 'unknown') return (failure.backoff?.unknowns ?? 0) > UNKNOWN_REPEATS ? 'support' : 'unknown';
+	if (failure.kind === 'unsettled') return (failure.unsettled ?? 0) >= UNSETTLED_POLLS_REPORTED ? 'unsettled' : undefined;
+	return 'failed';
+}
+
+/** The stage of the episode still to report, if any: each stage once an episode. */
+export function dueStage(failure: Failure | undefined): Stage | undefined {
+	const stage = failure && stageOf(failure);
+	return stage && !failure.told.includes(stage) ? stage : undefined;
+}
+
+/** The episode once its due stage was reported. */
+export function told(failure: Failure): Failure {
+	const stage = dueStage(failure);
+	return stage ? { ...failure, told: [...failure.told, stage] } : failure;
 }
 
 /** Whether the entry waits out a status U back-off now. */
@@ -86,19 +115,17 @@ export const waitsOut = (failure: Failure | undefined, nowMs: number): boolean =
 
 /** The episode after one more failed read of the entry `key`. */
 export function failureAfter(previous: Failure | undefined, error: unknown, key: string, nowMs: number): Failure {
-	const reason = reasonOf(error);
-	const reported = previous?.reported ?? 0;
-	const since = previous?.since ?? nowMs;
+	const episode = { reason: reasonOf(error), told: previous?.told ?? [], since: previous?.since ?? nowMs };
 	if (isUnknown(error)) {
 		// The API's back-off: one more answer U, and the wait its step asks for.
 		const unknowns = (previous?.backoff?.unknowns ?? 0) + 1;
 		const backoff = { question: key, unknowns, nextPollAt: nowMs + stepMinutes(unknowns) * 60_000 };
-		return { reason, reported, since, backoff };
+		return { ...episode, kind: 'unknown', backoff };
 	}
 	if (error instanceof ListingChangedError)
-		return { reason, reported, since, unsettled: (previous?.unsettled ?? 0) + 1 };
+		return { ...episode, kind: 'unsettled', unsettled: (previous?.unsettled ?? 0) + 1 };
 	// Another kind of failure continues the episode: a back-off stays; a row of polls that found the list changing is broken.
-	return { reason, reported, since, ...(previous?.backoff ? { backoff: previous.backoff } : {}) };
+	return { ...episode, kind: 'failed', ...(previous?.backoff ? { backoff: previous.backoff } : {}) };
 }
 
 /** An episode that ends now: what is left to report of it (the stage it reached and nobody heard of), if anything. */
@@ -107,8 +134,8 @@ export function endedUnreported(
 	before: EndedFailure | undefined,
 	nowMs: number,
 ): EndedFailure | undefined {
-	if (!failure || stageOf(failure) <= failure.reported) return before;
-	return { reason: failure.reason, episodes: (before?.episodes ?? 0) + 1, endedAt: nowMs };
+	if (!dueStage(failure)) return before;
+	return { reason: (failure as Failure).reason, episodes: (before?.episodes ?? 0) + 1, endedAt: nowMs };
 }
 
 /** An entry with something to report: how a message names it, and what (`error`: this poll's, of a going episode). */
@@ -161,7 +188,7 @@ function detail(failure: Failure): string {
 	const unsettled = failure.unsettled !== undefined ? ` (at each of the last ${failure.unsettled} polls)` : '';
 	const when = failure.backoff ? `; asked again at ${isoSeconds(failure.backoff.nextPollAt)}` : '';
 	const support =
-		stageOf(failure) === 2
+		stageOf(failure) === 'support'
 			? `; every one of its ${UNKNOWN_REPEATS} repeats was answered U: contact technical support`
 			: '';
 	return `${unsettled}${when}${support}`;
@@ -173,7 +200,7 @@ function hintFor(failure: Failure, nowMs: number): string | undefined {
 	if (backoff) {
 		const askAgain = isoSeconds(backoff.nextPollAt);
 		const waitMinutes = Math.round((backoff.nextPollAt - nowMs) / 60_000);
-		if (stageOf(failure) === 2) {
+		if (stageOf(failure) === 'support') {
 			return `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${waitMinutes} minutes (next at ${askAgain}) without reporting this again, and carries on as usual at the first successful answer.`;
 		}
 		const times = backoff.unknowns > 1 ? ` ${backoff.unknowns} times in a row` : '';

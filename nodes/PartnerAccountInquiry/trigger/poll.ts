@@ -20,12 +20,14 @@ import {
 	endedUnreported,
 	failureAfter,
 	reportError,
-	stageOf,
+	dueStage,
+	told,
 	waitsOut,
 	type Pending,
 } from './failures';
 import type { PollMemory } from './pollMemory';
 import { dueOrder, readWithinBudget, typicalPages } from './pollPlan';
+import type { TriggerEvent } from './events';
 import { watchOf, type Watch, type WatchedEntry } from './watch';
 import {
 	MAX_HELD_EVENTS,
@@ -70,7 +72,8 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	const book = openBook(fn, memory, staticData);
 	const one = watch.many ? undefined : watch.entries[0];
 	const now = Date.now();
-	const reading = readWatchState(staticData.state, watch.family, staticData as LegacyBeside, one?.key);
+	const legacy = new Map(watch.entries.map((entry) => [entry.legacyKey, entry.key]));
+	const reading = readWatchState(staticData.state, watch.family, staticData as LegacyBeside, legacy);
 	if (reading.problem) warn(fn, reading.problem, 'every entry records a fresh baseline and reports no change');
 	const before = reading.state;
 	const turn = before.turn + 1;
@@ -95,18 +98,20 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		if (damage) delete record.failure;
 	}
 	// Events held back before a deactivation were found while active: they follow (for entries still watched).
-	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, one?.key).state.held : [];
-	const held = [...setAside, ...before.held].filter((event) => byKey.has(event.key));
+	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, legacy).state.held : [];
+	// An event no longer picked is not emitted (the state already moved past it).
+	const wanted = (event: HeldEvent) => byKey.has(event.key) && watch.events.has(event.json.event as TriggerEvent);
+	const held = [...setAside, ...before.held].filter(wanted);
 	const pendingOf = (live?: Map<string, unknown>): Pending[] =>
 		watch.entries.flatMap(({ key, label, where }) => {
 			const failure = entries[key].failure;
-			const going = failure && stageOf(failure) > failure.reported ? failure : undefined;
+			const going = dueStage(failure) ? failure : undefined;
 			return going || ended[key] ? [{ label, where, failure: going, ended: ended[key], error: live?.get(key) }] : [];
 		});
 	/** Writes the state after this poll; a report marks every episode reported and throws. */
 	const finish = (queue: HeldEvent[], emitted: HeldEvent[], report?: Pending[], pace = before.pace) => {
 		for (const record of report ? Object.values(entries) : []) {
-			if (record.failure) record.failure = { ...record.failure, reported: stageOf(record.failure) };
+			if (record.failure) record.failure = told(record.failure);
 		}
 		const last = report ? 'reported' : emitted.length > 0 ? 'emitted' : 'quiet';
 		const held = queue.slice(emitted.length);
@@ -202,7 +207,8 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	// Events in the order found (held ones first), the state moving past each: at most the cap now,
 	// the rest held as found, their bank details masked (the state never keeps them whole); what does
 	// not fit in the held queue either stays in its entry's list.
-	let room = MAX_EVENTS_PER_POLL + MAX_HELD_EVENTS - held.length;
+	// One place fewer than the queue holds: the cut may move back by one (a bank change never parted).
+	let room = MAX_EVENTS_PER_POLL - 1 + MAX_HELD_EVENTS - held.length;
 	const queue: HeldEvent[] = [...held];
 	for (const { entry, value, sure, compared } of found) {
 		const record = entries[entry.key];

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { QuotaEvent } from './events';
-import { finite, flag, headerProblem, shaped, text, whole, type StateReading } from './savedState';
+import { finite, flag, headerProblem, optional, shaped, text, whole, type StateReading } from './savedState';
 
 /** The quota state's format (version 3 since release 0.1.0); another is damage (a fresh baseline and a warning). */
 export const QUOTA_STATE_VERSION = 3;
@@ -23,6 +23,8 @@ export interface QuotaState {
 	amount: number;
 	/** Whether it was below the threshold at the last poll. */
 	below: boolean;
+	/** The threshold `below` was judged against (absent: saved by 0.3.0 or before, whose key held the threshold). */
+	threshold?: number;
 }
 
 /**
@@ -47,18 +49,27 @@ export function quotaEvents(
 ): { fired: QuotaEvent[]; previousAmount?: number; next: QuotaState } {
 	const below = amount < threshold;
 	const fired: QuotaEvent[] = [];
+	// A threshold the last poll did not judge by (edited, or the event newly picked) is newly watched: as at an activation.
+	const judged = state?.threshold === undefined || state.threshold === threshold;
+	const alerted = state !== undefined && judged && state.below && wholeHistory;
+	if (wanted.has('quotaBelowThreshold') && below && !alerted) fired.push('quotaBelowThreshold');
 	if (!state) {
-		if (wanted.has('quotaBelowThreshold') && below) fired.push('quotaBelowThreshold');
 		const born = randomBytes(9).toString('base64url');
-		return { fired, next: { version: QUOTA_STATE_VERSION, kind: 'quota', question, born, serial: 1, amount, below } };
+		const next: QuotaState = { version: QUOTA_STATE_VERSION, kind: 'quota', question, born, serial: 1, amount, below };
+		return { fired, next: { ...next, threshold } };
 	}
-	if (wanted.has('quotaBelowThreshold') && below && (!state.below || !wholeHistory)) fired.push('quotaBelowThreshold');
 	if (wanted.has('quotaChanged') && amount !== state.amount) fired.push('quotaChanged');
 	const serial = fired.length > 0 || below !== state.below ? state.serial + 1 : state.serial;
-	return { fired, previousAmount: state.amount, next: { ...state, amount, below, serial } };
+	return { fired, previousAmount: state.amount, next: { ...state, amount, below, threshold, serial } };
 }
 
-const isQuotaShape = shaped({ born: text, serial: (n) => whole(n) && n >= 1, amount: finite, below: flag });
+const isQuotaShape = shaped({
+	born: text,
+	serial: (n) => whole(n) && n >= 1,
+	amount: finite,
+	below: flag,
+	threshold: optional(finite),
+});
 
 /** The saved quota state, if it is one of this question. */
 export function readQuotaState(saved: unknown, question: string): StateReading<QuotaState> {

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { isMaskedField, isMaskedQuotaId } from '../shared/core/api/fields';
+import { CONNECTED_ACCOUNT_ID, isMaskedField, isMaskedQuotaId } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
 import { maskBankDetails } from '../shared/core/masking';
 import { maskAccount } from '../shared/core/redaction';
@@ -54,6 +54,8 @@ export const EVENTS_FROM = 3;
  */
 export interface WatchedEntry {
 	key: string;
+	/** Its key in a state saved by 0.1.0 to 0.3.0 (the events, threshold and raw filters in it): migrated. */
+	legacyKey: string;
 	where: string;
 	label: string;
 	readState: (saved: unknown) => StateReading<unknown>;
@@ -73,14 +75,17 @@ type Compared = { events: IDataObject[]; next: unknown; held: boolean; moved: ()
 /** What a trigger watches: its family, the events picked, whether a set (Watch Many), and the entries. */
 export type Watch = { family: Family; events: ReadonlySet<TriggerEvent>; many: boolean; entries: WatchedEntry[] };
 
-/** The events picked: one (`event`, versions 1 and 2) or a list (`events`), all of one family. */
-function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[]; asked: IDataObject } {
+/**
+ * The events picked: one (`event`, versions 1 and 2) or a list (`events`), all of one family;
+ * `legacyEvents`, how releases up to 0.3.0 put them in an entry's key (`legacyKey`).
+ */
+function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[]; legacyEvents: IDataObject } {
 	const version = fn.getNode().typeVersion;
 	if (version < EVENTS_FROM) {
 		const event = fn.getNodeParameter('event') as TriggerEvent;
 		const family = familyOf(event);
 		if (!family) throw new ValidationError('event', 'a known event', `The event "${event}" is not supported`);
-		return { family, events: [event], asked: { event } };
+		return { family, events: [event], legacyEvents: { event } };
 	}
 	const family = fn.getNodeParameter('triggerOn') as Family;
 	const picked = [fn.getNodeParameter('events', [])].flat() as string[];
@@ -91,16 +96,17 @@ function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[];
 	if (unknown.length > 0)
 		throw new ValidationError('events', rule, `${unknown.join(', ')} are not events of ${family}: pick ${rule}`);
 	const events = [...new Set(picked)].sort() as TriggerEvent[];
-	return { family, events, asked: { events } };
+	return { family, events, legacyEvents: { events } };
 }
 
 /**
- * The digest of what an entry asks: another event, filter, subject, customer, threshold, access
- * token (an OAuth token authorises one user's data), client ID or gateway is another question,
- * and starts a fresh baseline rather than reporting the difference; nothing else does (a timeout
- * does not). The token counts only through a digest, and only when set (as in every release).
+ * An entry's key: the digest of the request the gateway is asked, as built and sent (what decides
+ * whose data comes back: the quota subject or the customer and the filters set; the access token,
+ * an OAuth token that authorises one user's data, only by a digest; the Client ID; the gateway).
+ * Another request starts a fresh baseline; nothing else does: the events, the threshold, masking,
+ * paging and the Timeout are how its answers are viewed, not what is asked.
  */
-function questionOf(session: ApiSession, asked: IDataObject, accessToken: unknown): string {
+function keyOf(session: ApiSession, asked: IDataObject, accessToken: unknown): string {
 	const { clientId, baseUrl } = session.credentials;
 	const token = typeof accessToken === 'string' && accessToken ? { accessToken: questionDigest(accessToken) } : {};
 	return questionDigest({ ...asked, clientId, baseUrl, ...token });
@@ -126,7 +132,7 @@ function enteredEntries(fn: IPollFunctions, names: SetParameters, fieldsOf: (row
 }
 
 export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
-	const { family, events, asked } = eventsOf(fn);
+	const { family, events, legacyEvents } = eventsOf(fn);
 	const many = fn.getNodeParameter('watch', 'one') === 'many';
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
 	// An expression that gave nothing would watch your own account instead: refused, as in the action node.
@@ -136,12 +142,12 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 	const named = many || fn.getNode().typeVersion >= EVENTS_FROM;
 	const entries =
 		family === 'quota'
-			? quotaEntries(fn, session, { asked, options, wanted, many, named })
-			: beneficiaryEntries(fn, session, { asked, options, wanted, many, named, shown: bankDetailsShown(fn) });
+			? quotaEntries(fn, session, { legacyEvents, options, wanted, many, named })
+			: beneficiaryEntries(fn, session, { legacyEvents, options, wanted, many, named, shown: bankDetailsShown(fn) });
 	return { family, events: wanted as ReadonlySet<TriggerEvent>, many, entries };
 }
 
-type Context = { asked: IDataObject; options: IDataObject; wanted: ReadonlySet<string>; many: boolean; named: boolean };
+type Context = { legacyEvents: IDataObject; options: IDataObject; wanted: ReadonlySet<string>; many: boolean; named: boolean };
 
 /**
  * The Threshold as a number of at least 0 (a number in a string, "10000", is that number). An empty
@@ -159,7 +165,7 @@ const subjectOf = (request: QuotaRequest, id = request.quotaAccumulationId) =>
 	[request.quotaAccumulationMethod, id, request.currency, request.tradeType].filter(Boolean).join(' ');
 
 function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context): WatchedEntry[] {
-	const { asked, options, wanted, many, named } = context;
+	const { legacyEvents, options, wanted, many, named } = context;
 	const below = wanted.has('quotaBelowThreshold');
 	const defaultThreshold = below ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
 	let subjects: Array<{ where: string; value: { request: QuotaRequest; threshold: number } }>;
@@ -186,13 +192,15 @@ function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context)
 	}
 	return subjects.map(({ where, value: { request, threshold } }) => {
 		const question = quotaQuestion(request, options);
-		const connectedAccountId = options.connectedAccountId ?? '';
-		const asks = { ...asked, request, threshold, connectedAccountId };
-		const key = questionOf(session, asks, options.accessToken);
+		const connected = question.headers[CONNECTED_ACCOUNT_ID.header as string];
+		const key = keyOf(session, { quota: request, connectedAccountId: connected }, question.accessToken);
+		const legacy = { ...legacyEvents, request, threshold, connectedAccountId: options.connectedAccountId ?? '' };
+		const legacyKey = keyOf(session, legacy, options.accessToken);
 		const id = request.quotaAccumulationId;
 		const naming = named ? { subject: subjectOf(request) } : {};
 		return {
 			key,
+			legacyKey,
 			where,
 			label: subjectOf(request, isMaskedField('quotaAccumulationId', { ...request }) ? maskAccount(id) : id),
 			readState: (saved) => readQuotaState(saved, key),
@@ -203,7 +211,7 @@ function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context)
 				const state = saved as QuotaState | undefined;
 				const outcome = quotaEvents(wanted, state, key, quota.availableQuotaAmount as number, threshold, whole);
 				const { below, amount } = outcome.next;
-				const moved = () => !state || below !== state.below || amount !== state.amount;
+				const moved = () => !state || below !== state.below || amount !== state.amount || threshold !== state.threshold;
 				// Over the cap: nothing emitted and the state stays (none: no baseline yet), so a later poll fires it.
 				if (outcome.fired.length > cap) return { events: [], next: state, held: false, moved: () => false };
 				const events = outcome.fired.map((event) => {
@@ -223,7 +231,7 @@ function beneficiaryEntries(
 	session: ApiSession,
 	context: Context & { shown: (json: IDataObject) => IDataObject },
 ): WatchedEntry[] {
-	const { asked, options, wanted, many, named, shown } = context;
+	const { legacyEvents, options, wanted, many, named, shown } = context;
 	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
 	// A poll always confirms a list of several pages: an event must never come from a list that mixes two moments.
 	const ask = (customerId: IDataObject['customerId']) =>
@@ -242,13 +250,18 @@ function beneficiaryEntries(
 			)
 		: [{ where: '', value: { customerId: options.customerId ?? '', question: ask(options.customerId) } }];
 	return customers.map(({ where, value: { customerId, question } }) => {
-		const key = questionOf(session, { ...asked, filters, customerId }, options.accessToken);
+		// Paging is how the list is read, not which list; the token counts by its digest alone.
+		const list: IDataObject = { ...question.request };
+		for (const field of ['pageSize', 'pageNumber', 'accessToken']) delete list[field];
+		const key = keyOf(session, { list }, question.request.accessToken);
+		const legacyKey = keyOf(session, { ...legacyEvents, filters, customerId }, options.accessToken);
 		const owner = named ? { [OWNER_FIELD]: listedFor(question.request) } : {};
 		// The saved state this poll compares with, read before the read: a first read that is the saved
 		// list as it was needs no confirming read.
 		let compared: ReturnType<typeof comparedWith> | undefined;
 		return {
 			key,
+			legacyKey,
 			where,
 			label: customerId ? `customer ${String(customerId)}` : 'your own list',
 			readState: (saved) => {

@@ -10,12 +10,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Failure } from './failures';
+import { currentFailure, isStages, type Failure, type SavedFailure } from './failures';
 import type { Family } from './events';
 import type { Pace } from './pollPlan';
 import { every, finite, flag, isRecord, optional, shaped, text, whole, type Check } from './savedState';
 
-export const WATCH_STATE_VERSION = 2;
+export const WATCH_STATE_VERSION = 3;
+/** 2: 0.3.0's, keyed by the question with its events and threshold (legacyKey); 3: keyed by the request. */
+const MIGRATED_VERSIONS = [2, WATCH_STATE_VERSION];
 /** Events held back by the cap, at most (beyond: an entry's events stay in its list, found again later). */
 export const MAX_HELD_EVENTS = 2000;
 
@@ -68,50 +70,90 @@ export function emptyState(family: Family): WatchState {
 
 /**
  * The saved state as this version keeps it: `state` (none: a fresh one), or a problem when it is
- * damaged (a warning, then a fresh one). `oneKey`: the key of the one entry of a trigger watching
- * one subject, under which a state saved for one subject by 0.1.0 or 0.2.0 is carried on (its own
- * reader checks it is of that question).
+ * damaged (a warning, then a fresh one). `legacy` maps each watched entry's key in the states of
+ * 0.1.0 to 0.3.0 (legacyKey: the events, threshold and raw filters in it) to its key now (the
+ * request alone): such a state is migrated, its entries, held events and failures re-keyed.
  */
 export function readWatchState(
 	saved: unknown,
 	family: Family,
 	beside: LegacyBeside,
-	oneKey: string | undefined,
+	legacy: ReadonlyMap<string, string>,
 ): { state: WatchState; problem?: string } {
 	const fresh = emptyState(family);
 	if (saved === undefined || saved === null) return { state: fresh };
 	if (!isRecord(saved)) return { state: fresh, problem: `it is ${Array.isArray(saved) ? 'a list' : typeof saved}` };
 	if (saved.kind === 'quota' || saved.kind === 'beneficiaries') {
-		// One subject's state, as 0.1.0 and 0.2.0 kept it.
-		if (oneKey === undefined || saved.kind !== family) return { state: fresh };
-		const failure = legacyFailure(beside, oneKey);
-		return { state: { ...fresh, entries: { [oneKey]: { state: saved, readAt: 0, ...(failure ? { failure } : {}) } } } };
+		// One subject's state, as 0.1.0 and 0.2.0 kept it, under its question (a legacy key); a trigger
+		// watching one entry hands it to that entry, whose own reader tells damage from another question.
+		if (saved.kind !== family) return { state: fresh };
+		const [only] = legacy.size === 1 ? legacy.keys() : [];
+		const old = legacy.has(saved.question as string) ? (saved.question as string) : only;
+		if (old === undefined) return { state: fresh };
+		const failure = legacyFailure(beside, old);
+		const record = { state: saved, readAt: 0, ...(failure ? { failure: failure as Failure } : {}) };
+		const entries = { [old]: record };
+		return { state: withCurrentFailures(rekeyed({ ...fresh, entries }, legacy)) };
 	}
-	// A watched set of 0.2.0 (version 1): its entries are this version's, keyed alike.
+	// A watched set of 0.2.0 (version 1), or a state of 0.3.0 (version 2): keyed by legacy keys.
 	const v1 = saved.kind === (family === 'quota' ? 'quotaSet' : 'beneficiarySet') && saved.version === 1;
-	const ours = saved.kind === 'watch' && saved.version === WATCH_STATE_VERSION;
-	if (!v1 && !ours) {
+	const watch = saved.kind === 'watch' && MIGRATED_VERSIONS.includes(saved.version as number);
+	if (!v1 && !watch) {
 		const known = ['watch', 'quotaSet', 'beneficiarySet'].includes(saved.kind as string);
 		return {
 			state: fresh,
 			problem: known ? `it has an unknown version (${JSON.stringify(saved.version)})` : 'it is of no known kind',
 		};
 	}
-	if (ours && saved.family !== family) return { state: fresh };
-	const parts = Object.entries(PARTS).filter(([part]) => ours || part === 'entries' || part === 'turn');
+	if (watch && saved.family !== family) return { state: fresh };
+	const parts = Object.entries(PARTS).filter(([part]) => watch || part === 'entries' || part === 'turn');
 	const bad = parts.find(([part, ok]) => !ok(saved[part]))?.[0];
 	if (bad) return { state: fresh, problem: `its ${bad} ${bad === 'turn' ? 'is' : 'are'} not of the expected shape` };
-	return {
-		state: ours
-			? (saved as unknown as WatchState)
-			: { ...fresh, turn: saved.turn as number, entries: saved.entries as Record<string, EntryRecord> },
-	};
+	const state = watch
+		? (saved as unknown as WatchState)
+		: { ...fresh, turn: saved.turn as number, entries: saved.entries as Record<string, EntryRecord> };
+	return { state: withCurrentFailures(saved.version === WATCH_STATE_VERSION && watch ? state : rekeyed(state, legacy)) };
+}
+
+/** Every entry's failure episode in this version's form (0.3.0 and before counted what was reported). */
+function withCurrentFailures(state: WatchState): WatchState {
+	const entries: Record<string, EntryRecord> = {};
+	for (const [key, record] of Object.entries(state.entries)) {
+		entries[key] = record.failure ? { ...record, failure: currentFailure(record.failure) } : record;
+	}
+	return { ...state, entries };
+}
+
+/**
+ * A state keyed as 0.1.0 to 0.3.0 kept it, keyed by the request: each entry, held event, ended
+ * failure and the question its own state and back-off name; what no watched entry's legacy key
+ * names is another question's, and dropped (silently: a fresh baseline for it, as before).
+ */
+function rekeyed(state: WatchState, legacy: ReadonlyMap<string, string>): WatchState {
+	const entries: Record<string, EntryRecord> = {};
+	for (const [old, record] of Object.entries(state.entries)) {
+		const key = legacy.get(old);
+		if (key === undefined) continue;
+		// Its own state names the question too (its reader tells another question, or damage, from it).
+		const own = isRecord(record.state) && record.state.question === old ? { ...record.state, question: key } : record.state;
+		const failure = record.failure?.backoff
+			? { ...record.failure, backoff: { ...record.failure.backoff, question: key } }
+			: record.failure;
+		entries[key] = { ...record, state: own, ...(failure ? { failure } : {}) };
+	}
+	const held = state.held.flatMap((event) => (legacy.has(event.key) ? [{ ...event, key: legacy.get(event.key) as string }] : []));
+	const ended = Object.fromEntries(
+		Object.entries(state.ended).flatMap(([old, episode]) => (legacy.has(old) ? [[legacy.get(old) as string, episode]] : [])),
+	);
+	return { ...state, version: WATCH_STATE_VERSION, entries, held, ended };
 }
 
 const positive: Check = (value) => finite(value) && (value as number) > 0;
 const failure = shaped({
 	reason: text,
-	reported: (v) => [0, 1, 2].includes(v as number),
+	kind: optional((v) => ['unknown', 'unsettled', 'failed'].includes(v as string)),
+	told: optional(isStages),
+	reported: optional((v) => [0, 1, 2].includes(v as number)),
 	unsettled: optional(whole),
 	since: optional(whole),
 });
@@ -140,7 +182,7 @@ const PARTS: Record<string, Check> = {
 function legacyFailure(
 	{ unknownBackoff: backoff, listUnsettled: unsettled }: LegacyBeside,
 	key: string,
-): Failure | undefined {
+): SavedFailure | undefined {
 	if (isRecord(backoff) && backoff.question === key && whole(backoff.unknowns) && whole(backoff.nextPollAt)) {
 		// A back-off of 0.1.0 (no `reported`) counts as reported, as that release reported it.
 		const saved = backoff.reported as 0 | 1 | 2;
