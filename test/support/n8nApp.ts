@@ -184,11 +184,13 @@ export function n8nApp(options: {
 		 */
 		start: async () => (await activationPoll('init', true)) as N8nPoll,
 		/**
-		 * The user saves an edit of the active workflow: n8n activates it again in mode 'update'. The
-		 * default poller runs its activation poll in that mode; the scheduler keeps its job and polls on.
+		 * The user saves an edit of the workflow: if it is active, n8n activates it again in mode 'update'.
+		 * The default poller runs its activation poll in that mode; the scheduler keeps its job and polls on.
 		 */
 		update: async (parameters: INodeParameters): Promise<N8nPoll | undefined> => {
 			options.parameters = parameters;
+			// An inactive workflow's edit is only saved: the next activation polls with it.
+			if (!active) return undefined;
 			live = undefined;
 			return options.saving === 'emit' ? await activationPoll('update') : undefined;
 		},

@@ -103,7 +103,9 @@ describe('states saved by 0.3.0, migrated to entries keyed by the request', () =
 		sim().setQuota('USER_ID', 'U-1001', '9000000');
 		expect(await trigger.poll()).toEqual([]);
 		sim().setQuota('USER_ID', 'U-1001', '100');
-		expect(await trigger.poll()).toEqual([expect.objectContaining({ event: 'quotaBelowThreshold', previousAmount: 90000 })]);
+		expect(await trigger.poll()).toEqual([
+			expect.objectContaining({ event: 'quotaBelowThreshold', previousAmount: 90000 }),
+		]);
 		expect(trigger.warnings).toEqual([]);
 	});
 
@@ -121,4 +123,3 @@ describe('states saved by 0.3.0, migrated to entries keyed by the request', () =
 		expect(trigger.warnings).toEqual([]);
 	});
 });
-

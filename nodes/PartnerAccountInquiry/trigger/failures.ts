@@ -37,7 +37,8 @@ export interface Failure {
 }
 
 /** An episode as 0.3.0 and before saved it: `reported` 0 nothing, 1 its start, 2 support told too. */
-export type SavedFailure = Omit<Failure, 'kind' | 'told'> & Partial<Pick<Failure, 'kind' | 'told'>> & { reported?: 0 | 1 | 2 };
+export type SavedFailure = Omit<Failure, 'kind' | 'told'> &
+	Partial<Pick<Failure, 'kind' | 'told'>> & { reported?: 0 | 1 | 2 };
 
 /** A saved episode in this version's form: what 0.3.0 and before counted in `reported`, as the stages told. */
 export function currentFailure({ reported, ...saved }: SavedFailure): Failure {
@@ -93,7 +94,8 @@ const isUnknown = (error: unknown) => error instanceof ApiResultError && error.e
 /** The stage an episode is at: what its last failed read reports (none: a list changing, before the 3rd poll). */
 export function stageOf(failure: Failure): Stage | undefined {
 	if (failure.kind === 'unknown') return (failure.backoff?.unknowns ?? 0) > UNKNOWN_REPEATS ? 'support' : 'unknown';
-	if (failure.kind === 'unsettled') return (failure.unsettled ?? 0) >= UNSETTLED_POLLS_REPORTED ? 'unsettled' : undefined;
+	if (failure.kind === 'unsettled')
+		return (failure.unsettled ?? 0) >= UNSETTLED_POLLS_REPORTED ? 'unsettled' : undefined;
 	return 'failed';
 }
 

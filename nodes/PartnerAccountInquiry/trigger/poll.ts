@@ -196,14 +196,6 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		}
 	}
 
-	// A poll without events reports what it found at once, unless every poll is saved here and it
-	// moved a state (a report is never saved): then the next poll reports, reading nothing.
-	const pending = pendingOf(live);
-	const hasEvents = held.length > 0 || found.some(({ compared }) => compared.events.length > 0);
-	const keep = book.everyPollSaved && found.some(({ compared }) => compared.moved());
-	if (pending.length > 0 && book.mayReport && !hasEvents && !keep) {
-		return finish(held, [], pending, reads.pace);
-	}
 	// Events in the order found (held ones first), the state moving past each: at most the cap now,
 	// the rest held as found, their bank details masked (the state never keeps them whole); what does
 	// not fit in the held queue either stays in its entry's list.
@@ -219,6 +211,14 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		else record.state = next;
 		record.held = compared.held;
 		queue.push(...events.map((json) => ({ key: entry.key, json })));
+	}
+	// A poll without events reports what it found at once: its reads still moved their entries (a
+	// baseline, a quota's move), which this process carries on. Unless every poll is saved here and
+	// it moved a state (a report is never saved): then the next poll reports, reading nothing.
+	const pending = pendingOf(live);
+	const keep = book.everyPollSaved && found.some(({ compared }) => compared.moved());
+	if (pending.length > 0 && book.mayReport && queue.length === 0 && !keep) {
+		return finish(held, [], pending, reads.pace);
 	}
 	// The cap never parts a bank change without a reference ID (an Added and its Removed, side by side).
 	const [last, next] = [queue[MAX_EVENTS_PER_POLL - 1], queue[MAX_EVENTS_PER_POLL]];

@@ -147,7 +147,13 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 	return { family, events: wanted as ReadonlySet<TriggerEvent>, many, entries };
 }
 
-type Context = { legacyEvents: IDataObject; options: IDataObject; wanted: ReadonlySet<string>; many: boolean; named: boolean };
+type Context = {
+	legacyEvents: IDataObject;
+	options: IDataObject;
+	wanted: ReadonlySet<string>;
+	many: boolean;
+	named: boolean;
+};
 
 /**
  * The Threshold as a number of at least 0 (a number in a string, "10000", is that number). An empty

@@ -112,7 +112,9 @@ export function readWatchState(
 	const state = watch
 		? (saved as unknown as WatchState)
 		: { ...fresh, turn: saved.turn as number, entries: saved.entries as Record<string, EntryRecord> };
-	return { state: withCurrentFailures(saved.version === WATCH_STATE_VERSION && watch ? state : rekeyed(state, legacy)) };
+	return {
+		state: withCurrentFailures(saved.version === WATCH_STATE_VERSION && watch ? state : rekeyed(state, legacy)),
+	};
 }
 
 /** Every entry's failure episode in this version's form (0.3.0 and before counted what was reported). */
@@ -135,15 +137,20 @@ function rekeyed(state: WatchState, legacy: ReadonlyMap<string, string>): WatchS
 		const key = legacy.get(old);
 		if (key === undefined) continue;
 		// Its own state names the question too (its reader tells another question, or damage, from it).
-		const own = isRecord(record.state) && record.state.question === old ? { ...record.state, question: key } : record.state;
+		const own =
+			isRecord(record.state) && record.state.question === old ? { ...record.state, question: key } : record.state;
 		const failure = record.failure?.backoff
 			? { ...record.failure, backoff: { ...record.failure.backoff, question: key } }
 			: record.failure;
 		entries[key] = { ...record, state: own, ...(failure ? { failure } : {}) };
 	}
-	const held = state.held.flatMap((event) => (legacy.has(event.key) ? [{ ...event, key: legacy.get(event.key) as string }] : []));
+	const held = state.held.flatMap((event) =>
+		legacy.has(event.key) ? [{ ...event, key: legacy.get(event.key) as string }] : [],
+	);
 	const ended = Object.fromEntries(
-		Object.entries(state.ended).flatMap(([old, episode]) => (legacy.has(old) ? [[legacy.get(old) as string, episode]] : [])),
+		Object.entries(state.ended).flatMap(([old, episode]) =>
+			legacy.has(old) ? [[legacy.get(old) as string, episode]] : [],
+		),
 	);
 	return { ...state, version: WATCH_STATE_VERSION, entries, held, ended };
 }

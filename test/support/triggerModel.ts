@@ -1,0 +1,479 @@
+/**
+ * A reference model of what the README promises of the trigger, and the steps a model-based test
+ * drives the real trigger through (n8nApp: n8n-core's poll context under each way n8n saves a poll,
+ * against the simulator). A step is plain data (so a shrunk failure is a named regression test);
+ * after every step the trigger's output is checked against the model:
+ *
+ * - every event is a change of the world since what earlier events told (nothing invented, no
+ *   repeat), of an event picked now; after a poll that read an entry and held nothing back, what
+ *   the events told is the world, for every event picked (nothing missed);
+ * - Quota Below Threshold once per crossing, a threshold newly watched as at an activation, one
+ *   repeat after a restart (the documented at-least-once); Quota Changed at each change, with the
+ *   previous amount;
+ * - a failure report names exactly the entries with a stage not yet told (an episode's failure, a
+ *   back-off after U, support to contact), each once; no request before a back-off's time;
+ * - a restart of n8n: the trigger carries on from what n8n saved (the model keeps a copy of its own
+ *   memory at each poll n8n saved, and goes back to it), so a repeat or a loss is exactly what a
+ *   lost unsaved poll allows, never more.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Beneficiary } from '../../sandbox/data';
+import type { LoggedRequest, Simulator } from '../../sandbox/server';
+import type { N8nPoll, N8nSaving } from './n8nApp';
+import { later } from './pollerApp';
+import { appOf } from './watchShapes';
+
+export const CUSTOMERS = ['CUST_EMPTY', 'CUST_SMALL'] as const;
+export const SUBJECTS = ['U-1001', 'U-B1'] as const;
+/** Amounts (minor units) a step sets, and thresholds an edit picks: 0.50 is below both, 15,000 below the higher. */
+export const AMOUNTS = ['50', '1500000', '3000000'] as const;
+export const THRESHOLDS = [100, 20000] as const;
+const BENEFICIARY_EVENTS = [
+	'beneficiaryAdded',
+	'beneficiaryRemoved',
+	'beneficiaryChanged',
+	'beneficiaryBankDetailsChanged',
+];
+const QUOTA_EVENTS = ['quotaBelowThreshold', 'quotaChanged'];
+const MINUTES = [1, 6, 45, 330] as const;
+/** The API's waits after each answer U (minutes), then every 320 (docs/api.md). */
+const U_WAITS = [5, 10, 20, 40, 80, 160, 320];
+const CAP = 500;
+
+export type Family = 'beneficiaries' | 'quota';
+/** One step, as data. */
+export type Step =
+	| ['poll']
+	| ['restart']
+	| ['reactivate']
+	| ['wait', number]
+	| ['bind' | 'bindUntagged' | 'burst', number]
+	| ['unbind' | 'rename' | 'bank', number, number]
+	| ['quota', number, number]
+	| ['fault', number, 'F' | 'U' | 'rate']
+	| ['events', number]
+	| ['threshold', number]
+	| ['timeout']
+	| ['emptyFilter']
+	| ['shape']
+	| ['rows', number];
+
+/** What the trigger knows of one entry, as the model has it. */
+interface Known {
+	/** Beneficiaries: identity -> fingerprint, as events told; quota: the amount and the standing alert. */
+	list?: Record<string, string>;
+	amount?: number;
+	alerted?: { threshold: number };
+	/** The episode: its stage now, the stages told, answers U in a row, the earliest next request (epoch ms). */
+	stage?: string;
+	told: string[];
+	ended?: boolean;
+	unknowns: number;
+	askAt?: number;
+}
+type Memory = Record<string, Known>;
+
+export interface Model {
+	family: Family;
+	saving: N8nSaving;
+	active: boolean;
+	shape: 'one' | 'set';
+	/** Indexes of the watched customers or subjects (a set's rows; one: the first). */
+	watched: number[];
+	events: string[];
+	threshold: number;
+	timeout?: boolean;
+	emptyFilter?: boolean;
+	/** The world's quota amounts (major units), as the steps set them. */
+	amounts: Record<string, number>;
+	memory: Memory;
+	saved?: Memory;
+	/** Subjects whose next alert after a restart may repeat (at least once). */
+	mayRepeat: Set<string>;
+	/** A poll may have held events back (a burst): no sync check until one emits fewer than the cap. */
+	holding: boolean;
+	serial: number;
+	/** Identities the world ever had per entry, and removed ever (an event about another is invented). */
+	ever: Record<string, Set<string>>;
+	gone: Record<string, Set<string>>;
+	log: string[];
+}
+
+export function newModel(family: Family, saving: N8nSaving): Model {
+	return {
+		family,
+		saving,
+		active: false,
+		shape: 'one',
+		watched: [0],
+		events: family === 'quota' ? [...QUOTA_EVENTS] : [...BENEFICIARY_EVENTS],
+		threshold: THRESHOLDS[1],
+		amounts: { 'U-1001': 12500, 'U-B1': 1.01 },
+		memory: {},
+		mayRepeat: new Set(),
+		holding: false,
+		serial: 0,
+		ever: {},
+		gone: {},
+		log: [],
+	};
+}
+
+const entryIds = (m: Model): string[] => m.watched.map((i) => (m.family === 'quota' ? SUBJECTS[i] : CUSTOMERS[i]));
+const labelOf = (m: Model, id: string) => (m.family === 'quota' ? `USER_ID ${id} USD` : `customer ${id}`);
+const clone = (memory: Memory): Memory => structuredClone(memory);
+
+/** The trigger's parameters for the model's configuration (version 3, masking off so items name payees whole). */
+export function parametersOf(m: Model): INodeParameters {
+	const ids = entryIds(m);
+	const common: IDataObject = { triggerOn: m.family, events: m.events, threshold: m.threshold, maskBankDetails: false };
+	const options: IDataObject = m.timeout ? { timeout: 20000 } : {};
+	if (m.family === 'quota') {
+		const subject = (id: string) => ({ quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: id, currency: 'USD' });
+		if (m.shape === 'one')
+			return { ...common, watch: 'one', ...subject(ids[0]), options } as unknown as INodeParameters;
+		const rows = ids.map((id) => ({ ...subject(id), threshold: '' }));
+		return { ...common, watch: 'many', options, subjects: { subject: rows } } as unknown as INodeParameters;
+	}
+	const filters = m.emptyFilter ? { filters: { currencyList: [], beneficiaryNick: '' } } : {};
+	if (m.shape === 'one')
+		return { ...common, ...filters, watch: 'one', options: { ...options, customerId: ids[0] } } as INodeParameters;
+	const customers = { customer: ids.map((customerId) => ({ customerId })) };
+	return { ...common, ...filters, watch: 'many', options, customers } as unknown as INodeParameters;
+}
+
+/** A payee's identity as every item shows it: its reference ID, else its nickname and its token's last four. */
+function identity(item: IDataObject): string {
+	if (item.referenceBeneficiaryId) return String(item.referenceBeneficiaryId);
+	return `${String(item.beneficiaryNick)}|${String(item.beneficiaryToken ?? '').slice(-4)}`;
+}
+/** What a change shows: the version the step wrote (extendInfo), and the bank account's last four. */
+const fingerprint = (item: IDataObject) =>
+	`${JSON.stringify((item.extendInfo as IDataObject | undefined)?.tags ?? null)}|${String(item.bankAccountNo ?? '').slice(-4)}`;
+const bankPart = (fp: string) => fp.split('|').pop();
+
+export class Run {
+	private readonly n8n: ReturnType<ReturnType<typeof appOf>>;
+	constructor(
+		private readonly sim: () => Simulator,
+		readonly m: Model,
+	) {
+		this.n8n = appOf(sim)(parametersOf(m), m.saving);
+		for (const customer of CUSTOMERS)
+			for (const b of sim().beneficiaries(customer)) this.seen(customer, b as unknown as IDataObject);
+	}
+
+	private list(i: number): Beneficiary[] {
+		return this.sim().beneficiaries(CUSTOMERS[i]);
+	}
+
+	private payee(i: number, tagged: boolean): Beneficiary {
+		const n = ++this.m.serial;
+		const base = { ...(this.sim().beneficiaries('CUST_SMALL')[0] ?? {}) } as Beneficiary;
+		const payee: Beneficiary = {
+			...base,
+			referenceBeneficiaryId: `REF-M-${n}`,
+			beneficiaryToken: `TKN-M-${String(n).padStart(6, '0')}`,
+			beneficiaryNick: `Model ${n}`,
+			extendInfo: { createdAt: base.extendInfo?.createdAt ?? '2025-01-01T00:00:00.000Z', tags: [`v${n}`] },
+		};
+		if (!tagged) delete (payee as Partial<Beneficiary>).referenceBeneficiaryId;
+		this.seen(CUSTOMERS[i], payee as unknown as IDataObject);
+		return payee;
+	}
+
+	private seen(entry: string, item: IDataObject): void {
+		(this.m.ever[entry] ??= new Set()).add(identity(item));
+	}
+
+	/** Runs one step and checks the trigger against the model; throws on a violation. */
+	async step(step: Step): Promise<void> {
+		const m = this.m;
+		m.log.push(JSON.stringify(step));
+		const [kind, a = 0, b = 0] = step as [string, number, number];
+		switch (kind) {
+			case 'bind':
+			case 'bindUntagged':
+				this.list(a % 2).push(this.payee(a % 2, kind === 'bind'));
+				return;
+			case 'burst':
+				this.list(a % 2).push(...Array.from({ length: CAP + 10 }, () => this.payee(a % 2, true)));
+				return;
+			case 'unbind':
+			case 'rename':
+			case 'bank': {
+				const list = this.list(a % 2);
+				if (list.length === 0) return;
+				const at = b % list.length;
+				const entry = CUSTOMERS[a % 2];
+				const before = list[at];
+				if (kind === 'unbind') {
+					list.splice(at, 1);
+					(m.gone[entry] ??= new Set()).add(identity(before as unknown as IDataObject));
+					return;
+				}
+				const n = ++m.serial;
+				const after: Beneficiary = { ...before, extendInfo: { ...before.extendInfo, tags: [`v${n}`] } };
+				if (kind === 'rename')
+					after.beneficiaryNick = before.referenceBeneficiaryId ? `Renamed ${n}` : before.beneficiaryNick;
+				else {
+					after.bankAccountNo = `${70000000 + n}${String(n).padStart(4, '0')}`;
+					after.beneficiaryToken = `TKN-B-${String(n).padStart(6, '0')}`;
+				}
+				list[at] = after;
+				// An untagged payee's new token is another identity: the old one gone, a new one seen.
+				if (!before.referenceBeneficiaryId && kind === 'bank')
+					(m.gone[entry] ??= new Set()).add(identity(before as unknown as IDataObject));
+				this.seen(entry, after as unknown as IDataObject);
+				return;
+			}
+			case 'quota': {
+				const amount = AMOUNTS[b % AMOUNTS.length];
+				this.sim().setQuota('USER_ID', SUBJECTS[a % 2], amount);
+				m.amounts[SUBJECTS[a % 2]] = Number(amount) / 100;
+				return;
+			}
+			case 'fault': {
+				const id = entryIds(m)[a % m.watched.length];
+				const where =
+					m.family === 'quota'
+						? { operation: 'quota' as const, accumulationId: id }
+						: { operation: 'list' as const, customerId: id };
+				const answer =
+					step[2] === 'F'
+						? { status: 'F', code: 'PROCESS_FAIL', message: 'Process failed' }
+						: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' };
+				if (step[2] === 'rate') this.sim().addFault({ fault: 'rateLimit', times: 1, ...where });
+				else this.sim().addFault({ fault: 'answer', answer, times: 1, ...where } as never);
+				return;
+			}
+			case 'wait':
+				later(MINUTES[a % MINUTES.length]);
+				return;
+		}
+		await this.n8nStep(kind, a);
+	}
+
+	private async n8nStep(kind: string, a: number): Promise<void> {
+		const m = this.m;
+		if (kind === 'poll' || kind === 'reactivate' || kind === 'restart') {
+			if (kind === 'reactivate') {
+				if (m.holding) return; // what a deactivation sets aside is not the model's to follow
+				this.n8n.deactivate();
+				m.active = false;
+			}
+			if (kind === 'restart') {
+				if (!m.active) return;
+				m.memory = clone(m.saved ?? {});
+				for (const id of entryIds(m)) if (m.memory[id]?.alerted) m.mayRepeat.add(id);
+				return await this.observe(() => this.n8n.restart(), 'restart');
+			}
+			if (!m.active) {
+				m.memory = {};
+				m.saved = undefined;
+				m.mayRepeat.clear();
+				return await this.observe(() => this.n8n.activate(), 'activate');
+			}
+			return await this.observe(() => this.n8n.poll(), 'poll');
+		}
+		// An edit: the same request (events, threshold, Timeout, an empty filter, one <-> a set of one) or a row more or less.
+		if (kind === 'events') {
+			const all = m.family === 'quota' ? QUOTA_EVENTS : BENEFICIARY_EVENTS;
+			const picked = all.filter((_, i) => ((a % (2 ** all.length - 1)) + 1) & (1 << i));
+			m.events = picked;
+		} else if (kind === 'threshold') m.threshold = THRESHOLDS[a % THRESHOLDS.length];
+		else if (kind === 'timeout') m.timeout = !m.timeout;
+		else if (kind === 'emptyFilter') m.emptyFilter = m.family === 'beneficiaries' && !m.emptyFilter;
+		else if (kind === 'shape') {
+			if (m.watched.length !== 1) return;
+			m.shape = m.shape === 'one' ? 'set' : 'one';
+		} else if (kind === 'rows') {
+			if (m.shape === 'one') m.shape = 'set';
+			const other = m.watched.includes(1) ? 0 : 1;
+			if (m.watched.length === 2) {
+				const drop = a % 2;
+				m.watched = m.watched.filter((i) => i !== drop);
+			} else m.watched = [...m.watched, other].sort();
+		}
+		await this.observe(() => this.n8n.update(parametersOf(m)), 'update');
+	}
+
+	/** Runs what n8n does (a poll of some kind) and checks what came of it against the model. */
+	private async observe(act: () => Promise<N8nPoll | undefined>, what: string): Promise<void> {
+		const m = this.m;
+		const sent = this.sim().requests.length;
+		const now = Date.now();
+		const poll = await act();
+		const requests = this.sim().requests.slice(sent);
+		for (const id of entryIds(m)) {
+			const asked = requests.some((r) => this.about(r) === id);
+			const k = m.memory[id];
+			if (asked && k?.askAt !== undefined && now < k.askAt && what !== 'activate')
+				this.fail(`${id} was asked ${Math.round((k.askAt - now) / 60_000)} minutes before its back-off ended`);
+		}
+		if (what === 'activate') {
+			// Refused only when a read failed: then nothing is active, nothing known.
+			const readFailed = requests.some(
+				(r) => r.resultCode !== 'SUCCESS' && r.resultCode !== 'REQUEST_TRAFFIC_EXCEED_LIMIT',
+			);
+			if (poll?.error && !readFailed) this.fail(`the activation was refused: ${poll.error.message}`);
+			if (poll?.error) return;
+			m.active = true;
+		}
+		if (poll === undefined) return;
+		if (poll.error && what !== 'poll') this.fail(`the ${what} poll failed: ${poll.error.message}`);
+		const items = poll.items ?? [];
+		for (const item of items)
+			if (!m.events.includes(String(item.event))) this.fail(`an event not picked: ${String(item.event)}`);
+		const holding = items.length >= CAP;
+		for (const id of entryIds(m)) {
+			const answers = requests.filter((r) => this.about(r) === id).map((r) => r.resultCode);
+			const known = (m.memory[id] ??= { told: [], unknowns: 0 });
+			const failed = answers.find((code) => code !== 'SUCCESS' && code !== 'REQUEST_TRAFFIC_EXCEED_LIMIT');
+			const mine = items.filter((item) => this.itemEntry(item) === id);
+			if (failed !== undefined) {
+				this.failedRead(known, failed, now);
+				// Events held back from earlier polls still come while the entry's read fails.
+				if (m.family === 'quota' && mine.length > 0) this.fail(`an alert for ${id}, whose read failed`);
+				for (const item of mine) this.listEvent(id, known, item);
+			} else if (answers.includes('SUCCESS')) {
+				if (known.stage !== undefined) {
+					if (!known.told.includes(known.stage)) known.ended = true;
+					Object.assign(known, { stage: undefined, told: [], unknowns: 0, askAt: undefined });
+				}
+				if (m.family === 'quota') this.quotaRead(id, known, mine);
+				else this.listRead(id, known, mine, holding);
+			} else if (mine.length > 0 && m.family === 'quota') this.fail(`an alert for ${id}, which was not read`);
+			else for (const item of mine) this.listEvent(id, known, item);
+		}
+		if (poll.error) this.report(poll.error);
+		else m.holding = holding;
+		// A poll forgets the entries no longer watched (one put back before it carries on as it was).
+		for (const id of Object.keys(m.memory)) if (!entryIds(m).includes(id)) delete m.memory[id];
+		if (poll.saved) m.saved = clone(m.memory);
+	}
+
+	private about(request: LoggedRequest): string | undefined {
+		try {
+			const body = JSON.parse(request.body) as IDataObject;
+			return String(this.m.family === 'quota' ? body.quotaAccumulationId : (body.customerId ?? ''));
+		} catch {
+			return undefined;
+		}
+	}
+
+	private itemEntry(item: IDataObject): string {
+		if (this.m.family === 'quota') return String(item.quotaAccumulationId);
+		return String((item._listedFor as IDataObject | undefined)?.customerId ?? '');
+	}
+
+	private failedRead(known: Known, code: string, now: number): void {
+		if (code === 'UNKNOWN_EXCEPTION') {
+			known.unknowns++;
+			known.stage = known.unknowns > U_WAITS.length ? 'support' : 'unknown';
+			known.askAt = now + U_WAITS[Math.min(known.unknowns, U_WAITS.length) - 1] * 60_000;
+		} else known.stage = 'failed';
+	}
+
+	/** A failure report: it names exactly the entries with a stage not told (or an episode that ended untold). */
+	private report(error: Error): void {
+		const m = this.m;
+		const due = entryIds(m).filter((id) => {
+			const k = m.memory[id];
+			return k && (k.ended || (k.stage !== undefined && !k.told.includes(k.stage)));
+		});
+		const named = entryIds(m).filter((id) => error.message.includes(labelOf(m, id)));
+		const reported = named.length > 0 || m.watched.length > 1 ? named : entryIds(m);
+		if (JSON.stringify(reported) !== JSON.stringify(due))
+			this.fail(`a report named [${reported.join(', ')}] where [${due.join(', ')}] had news: ${error.message}`);
+		for (const id of due) {
+			const k = m.memory[id];
+			k.ended = false;
+			if (k.stage !== undefined) k.told.push(k.stage);
+		}
+	}
+
+	private quotaRead(id: string, known: Known, items: IDataObject[]): void {
+		const m = this.m;
+		const amount = m.amounts[id];
+		const changed = items.filter((i) => i.event === 'quotaChanged');
+		const below = items.filter((i) => i.event === 'quotaBelowThreshold');
+		const expectChange = m.events.includes('quotaChanged') && known.amount !== undefined && amount !== known.amount;
+		if (changed.length !== (expectChange ? 1 : 0))
+			this.fail(
+				`${id}: ${changed.length} Quota Changed, ${expectChange ? 1 : 0} expected (${known.amount} -> ${amount})`,
+			);
+		if (expectChange && changed[0].previousAmount !== known.amount)
+			this.fail(`${id}: previousAmount ${String(changed[0].previousAmount)}, ${known.amount} expected`);
+		const watching = m.events.includes('quotaBelowThreshold');
+		const isBelow = watching && amount < m.threshold;
+		const due = isBelow && known.alerted?.threshold !== m.threshold;
+		const repeat = isBelow && !due && m.mayRepeat.has(id);
+		if (below.length > (due || repeat ? 1 : 0) || (due && below.length === 0))
+			this.fail(
+				`${id}: ${below.length} Quota Below Threshold at ${amount} (threshold ${m.threshold}, alerted ${JSON.stringify(known.alerted)})`,
+			);
+		m.mayRepeat.delete(id);
+		known.amount = amount;
+		known.alerted = isBelow ? { threshold: m.threshold } : undefined;
+	}
+
+	private listEvent(entry: string, known: Known, item: IDataObject): void {
+		const list = (known.list ??= {});
+		const id = identity(item);
+		if (!this.m.ever[entry]?.has(id)) this.fail(`${entry}: an event about ${id}, which never was`);
+		if (item.event === 'beneficiaryAdded') {
+			if (list[id] !== undefined) this.fail(`${entry}: ${id} Added again`);
+			list[id] = fingerprint(item);
+		} else if (item.event === 'beneficiaryRemoved') {
+			if (list[id] === undefined) this.fail(`${entry}: ${id} Removed, which events never told`);
+			if (!this.m.gone[entry]?.has(id)) this.fail(`${entry}: ${id} Removed, which never was`);
+			delete list[id];
+		} else {
+			const fp = fingerprint(item);
+			if (list[id] === undefined || list[id] === fp)
+				this.fail(`${entry}: ${id} ${String(item.event)} without a change`);
+			if (item.event === 'beneficiaryBankDetailsChanged' && bankPart(list[id]) === bankPart(fp))
+				this.fail(`${entry}: ${id} Bank Details Changed, its bank details the same`);
+			list[id] = fp;
+		}
+	}
+
+	/** A list read whole: its events checked, then what they told is the list, for every event picked. */
+	private listRead(entry: string, known: Known, items: IDataObject[], holding: boolean): void {
+		const world = Object.fromEntries(
+			this.sim()
+				.beneficiaries(entry)
+				.map((b) => [identity(b as unknown as IDataObject), fingerprint(b as unknown as IDataObject)]),
+		);
+		if (known.list === undefined) {
+			if (items.length > 0) this.fail(`${entry}: events at its baseline`);
+			known.list = world;
+			return;
+		}
+		for (const item of items) this.listEvent(entry, known, item);
+		if (holding) return;
+		const list = known.list;
+		const wants = (event: string) => this.m.events.includes(event);
+		for (const [id, fp] of Object.entries(world)) {
+			if (list[id] === undefined) {
+				if (wants('beneficiaryAdded')) this.fail(`${entry}: ${id} was bound and no Added came`);
+			} else if (list[id] !== fp) {
+				const bank = bankPart(list[id]) !== bankPart(fp);
+				if (wants('beneficiaryChanged') || (bank && wants('beneficiaryBankDetailsChanged')))
+					this.fail(`${entry}: ${id} changed and no event came`);
+			}
+			list[id] = fp;
+		}
+		for (const id of Object.keys(list)) {
+			if (world[id] !== undefined) continue;
+			if (wants('beneficiaryRemoved')) this.fail(`${entry}: ${id} was unbound and no Removed came`);
+			delete list[id];
+		}
+	}
+
+	private fail(why: string): never {
+		throw new Error(`${why}\n  steps: [${this.m.log.join(', ')}]`);
+	}
+}
