@@ -41,7 +41,7 @@ function upgraded(name: string) {
 		typeVersion: saved.typeVersion,
 		activation: 'init',
 		process: newN8nProcess(),
-		workflowId: `wf-${name}`,
+		workflowId: `wf-${name}`.slice(0, 16),
 	});
 	return {
 		warnings: poller.warnings,

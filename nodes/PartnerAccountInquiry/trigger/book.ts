@@ -3,6 +3,9 @@
  * what this process wrote that n8n did not save: pollMemory.ts), and the write that records it.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import * as n8nWorkflow from 'n8n-workflow';
+
+import { UnsavedWorkflowError } from '../shared/core/errors';
 
 import { NODE_DATA_KEYS, type Carried, type PollMemory } from './pollMemory';
 import { activationRun, markWrite, nextRecord, readPollRecord, recordActivation, savedMark } from './pollRecord';
@@ -24,6 +27,14 @@ export type Book = {
 
 /** n8n-core's poll budget where n8n sets none of its own (every poll but 2.x's scheduled ones). */
 const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
+
+/**
+ * The longest workflow ID whose static data the running n8n saves (its `isWorkflowIdValid`): 16
+ * characters in n8n 1.x and 2.0 to 2.6, 21 from 2.7. The node gets the host's n8n-workflow, and
+ * the first release of the 21 rule (2.7) is the first whose n8n-workflow exports
+ * MCP_CLIENT_NODE_TYPE: an indirect sign, the only one a node can read.
+ */
+const savedIdLength = () => ('MCP_CLIENT_NODE_TYPE' in n8nWorkflow ? 21 : 16);
 
 /** The trigger node, across polls and activations: its workflow and node IDs. */
 export const nodeName = (fn: IPollFunctions) => `${fn.getWorkflow().id ?? ''}\n${fn.getNode().id}`;
@@ -53,6 +64,11 @@ export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDa
 	const mode = fn.getActivationMode();
 	const activating = first && mode === 'activate';
 	const startup = first && (mode === 'init' || (mode === 'update' && !scheduled));
+	// A trigger that n8n would never save runs nowhere: refused at every activation, never silently forgetful.
+	const workflowId = String(fn.getWorkflow().id ?? '');
+	if ((activating || startup) && workflowId.length > savedIdLength()) {
+		throw new UnsavedWorkflowError(workflowId, savedIdLength());
+	}
 	const global = fn.getWorkflowStaticData('global');
 	const { id } = fn.getNode();
 	const setAside = activating ? staticData.state : undefined;

@@ -214,6 +214,20 @@ export class PollBudgetError extends PartnerError {
 	}
 }
 
+/**
+ * A trigger in a workflow whose static data the running n8n never saves (an ID longer than that n8n
+ * keeps, as a workflow imported from a file may have): it would forget its baseline at every
+ * restart, so its activation is refused.
+ */
+export class UnsavedWorkflowError extends PartnerError {
+	constructor(workflowId: string, longest: number) {
+		super(
+			`This n8n saves no trigger state for a workflow whose ID is longer than ${longest} characters, and this workflow's ID "${workflowId}" has ${workflowId.length}: the trigger would forget what it has seen at every restart of n8n (changes made meanwhile never reported, or reported twice), so the workflow was not activated`,
+			`Import the workflow again with an "id" of at most ${longest} characters (or with no "id": n8n then makes one), and activate that copy. Workflows made in the editor always have an ID n8n saves.`,
+		);
+	}
+}
+
 /** Rate limited: REQUEST_TRAFFIC_EXCEED_LIMIT or HTTP 429. */
 export function isRateLimited(error: unknown): boolean {
 	return (
