@@ -79,6 +79,20 @@ describe.each(SHAPES)('events picked together, %s customer', (shape) => {
 		expect(items[1].beneficiaryNick).toBe(untagged.beneficiaryNick);
 		expect(items[2].beneficiaryNick).toBe(untagged.beneficiaryNick);
 		expect(items[2].beneficiaryToken).toBe(`****${before.slice(-4)}`);
+		// Each names the other (possibleBankChange), by their last four; the tagged change carries nothing of it.
+		expect(items[0].possibleBankChange).toBeUndefined();
+		expect(items[1].possibleBankChange).toEqual({
+			event: 'beneficiaryRemoved',
+			beneficiaryNick: untagged.beneficiaryNick,
+			beneficiaryToken: `****${before.slice(-4)}`,
+			bankAccountNo: expect.stringMatching(/^\*\*\*\*\w{4}$/),
+		});
+		expect(items[2].possibleBankChange).toEqual({
+			event: 'beneficiaryAdded',
+			beneficiaryNick: untagged.beneficiaryNick,
+			beneficiaryToken: `****${untagged.beneficiaryToken.slice(-4)}`,
+			bankAccountNo: `****${String(untagged.bankAccountNo).slice(-4)}`,
+		});
 		// A vetted reference ID that now pays another account under another name: one Bank Details
 		// Changed naming the account name too (picked without it, it is Removed plus Added).
 		const stranger = sim().reuseReference('CUST_SMALL', 4);
@@ -88,6 +102,25 @@ describe.each(SHAPES)('events picked together, %s customer', (shape) => {
 			expect.arrayContaining(['accountName', 'beneficiaryToken']),
 		);
 		expect(count(await n8n.poll())).toBe(0);
+	});
+});
+
+describe('possibleBankChange: only an Added and a Removed that could be one payee', () => {
+	it('an unrelated unbind and bind of payees with reference IDs, or of other nicknames, carry nothing', async () => {
+		const n8n = app(customerTrigger('one', BANK_WATCH), 'emit');
+		await n8n.activate();
+		const [gone] = small().splice(0, 1);
+		small().push({ ...gone, referenceBeneficiaryId: 'REF-OTHER-1', beneficiaryToken: 'TKN-OTHER-1' });
+		const untagged = small()[1];
+		delete (untagged as Partial<Beneficiary>).referenceBeneficiaryId;
+		small().push({ ...untagged, beneficiaryNick: 'Another nickname', beneficiaryToken: 'TKN-OTHER-2' });
+		const items = [...((await n8n.poll()).items ?? []), ...((await n8n.poll()).items ?? [])];
+		expect(items.map((item) => item.event).sort()).toEqual([
+			'beneficiaryAdded',
+			'beneficiaryAdded',
+			'beneficiaryRemoved',
+		]);
+		expect(items.filter((item) => item.possibleBankChange !== undefined)).toEqual([]);
 	});
 });
 

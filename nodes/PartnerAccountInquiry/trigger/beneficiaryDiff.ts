@@ -6,7 +6,15 @@
  * matched and different: changed. The state moves only past what is emitted (at most `cap`, in API
  * order, removals last); every other entry stays as saved and is matched again at the next poll.
  */
-import { beneficiaryGroup, hasReference, isAnotherPayee, PAYEE_FIELDS, tokenGroup } from '../shared/core/api/identity';
+import {
+	BANK_DETAIL_FIELDS,
+	beneficiaryGroup,
+	hasReference,
+	isAnotherPayee,
+	PAYEE_FIELDS,
+	tokenGroup,
+} from '../shared/core/api/identity';
+import { maskAccount } from '../shared/core/redaction';
 import {
 	BENEFICIARY_STATE_VERSION,
 	Columns,
@@ -37,6 +45,11 @@ export interface BeneficiaryChange {
 	beneficiary: Record<string, unknown>;
 	/** For a change: each changed field, with its value before (null when only its digest was kept) and after. */
 	changes?: Record<string, { before: unknown; after: unknown }>;
+	/**
+	 * For an Added and a Removed of one nickname without a reference ID in one poll (one payee's new
+	 * bank details, maybe): the other one's event, nickname and bank details by their last four.
+	 */
+	possibleBankChange?: Record<string, unknown>;
 }
 
 /** The baseline: the current list, nothing emitted. */
@@ -139,9 +152,22 @@ function besideTheirAdded(events: BeneficiaryChange[]): BeneficiaryChange[] {
 	return events.flatMap((change) => {
 		if (placed.has(change)) return [];
 		const partner = change.event === 'beneficiaryAdded' ? removals.get(untaggedNick(change))?.shift() : undefined;
-		if (partner) placed.add(partner);
-		return partner ? [change, partner] : [change];
+		if (!partner) return [change];
+		placed.add(partner);
+		return [
+			{ ...change, possibleBankChange: named(partner) },
+			{ ...partner, possibleBankChange: named(change) },
+		];
 	});
+}
+
+/** How one of a possible bank change's pair names the other: its event, nickname, bank details by their last four. */
+function named({ event, beneficiary }: BeneficiaryChange): Record<string, unknown> {
+	const tails = BANK_DETAIL_FIELDS.flatMap((field) => {
+		const value = beneficiary[field];
+		return typeof value === 'string' && value !== '' ? [[field, maskAccount(value)]] : [];
+	});
+	return { event, beneficiaryNick: beneficiary.beneficiaryNick, ...Object.fromEntries(tails) };
 }
 
 /** Whether `removed` is the Removed that besideTheirAdded put right after `added` (items as emitted). */

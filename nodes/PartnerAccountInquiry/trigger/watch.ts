@@ -286,8 +286,14 @@ function beneficiaryEntries(
 				const list = read as IDataObject[];
 				if (!saved || !compared) return { events: [], next: baseline(key, list), held: false, moved: () => true };
 				const { events, next } = compared.diff(list, wanted, cap);
-				const items = events.map(({ event, beneficiary, changes }) =>
-					shown({ ...beneficiary, event, ...(changes ? { changes } : {}), ...owner } as IDataObject),
+				const items = events.map(({ event, beneficiary, changes, possibleBankChange }) =>
+					shown({
+						...beneficiary,
+						event,
+						...(changes ? { changes } : {}),
+						...owner,
+						...(possibleBankChange ? { possibleBankChange } : {}),
+					} as IDataObject),
 				);
 				// Asked only when a report is due: whether the list's state changed at all (entries, columns).
 				const moved = () => next !== saved && JSON.stringify(next) !== JSON.stringify(saved);
