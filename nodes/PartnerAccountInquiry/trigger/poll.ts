@@ -27,7 +27,7 @@ import {
 } from './failures';
 import type { PollMemory } from './pollMemory';
 import { dueOrder, readWithinBudget, typicalPages } from './pollPlan';
-import type { TriggerEvent } from './events';
+import { changeEvent, type TriggerEvent } from './events';
 import { watchOf, type Watch, type WatchedEntry } from './watch';
 import {
 	MAX_HELD_EVENTS,
@@ -72,7 +72,9 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	const book = openBook(fn, memory, staticData);
 	const one = watch.many ? undefined : watch.entries[0];
 	const now = Date.now();
-	const legacy = new Map(watch.entries.map((entry) => [entry.legacyKey, entry.key]));
+	// Each entry's keys in a state of 0.3.0 or before, worked out only for such a state.
+	const legacy = () =>
+		new Map(watch.entries.flatMap(({ key, legacyKeys }) => legacyKeys().map((old) => [old.key, { ...old, key }])));
 	const reading = readWatchState(staticData.state, watch.family, staticData as LegacyBeside, legacy);
 	if (reading.problem) warn(fn, reading.problem, 'every entry records a fresh baseline and reports no change');
 	const before = reading.state;
@@ -99,9 +101,14 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	}
 	// Events held back before a deactivation were found while active: they follow (for entries still watched).
 	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, legacy).state.held : [];
-	// An event no longer picked is not emitted (the state already moved past it).
-	const wanted = (event: HeldEvent) => byKey.has(event.key) && watch.events.has(event.json.event as TriggerEvent);
-	const held = [...setAside, ...before.held].filter(wanted);
+	// Held events as the events picked now have them: one no longer picked is not emitted (the state
+	// moved past it); a change held as Bank Details Changed is a Beneficiary Changed without it.
+	const asPicked = ({ key, json }: HeldEvent): HeldEvent[] => {
+		const changed = json.changes ? Object.keys(json.changes) : undefined;
+		const event = changed ? changeEvent(changed, watch.events) : (json.event as TriggerEvent);
+		return byKey.has(key) && event && watch.events.has(event) ? [{ key, json: { ...json, event } }] : [];
+	};
+	const held = [...setAside, ...before.held].flatMap(asPicked);
 	const pendingOf = (live?: Map<string, unknown>): Pending[] =>
 		watch.entries.flatMap(({ key, label, where }) => {
 			const failure = entries[key].failure;
@@ -214,9 +221,11 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	}
 	// A poll without events reports what it found at once: its reads still moved their entries (a
 	// baseline, a quota's move), which this process carries on. Unless every poll is saved here and
-	// it moved a state (a report is never saved): then the next poll reports, reading nothing.
+	// it moved a state or started a back-off (a report is never saved): then the next poll reports,
+	// reading nothing, and a restart loses neither.
 	const pending = pendingOf(live);
-	const keep = book.everyPollSaved && found.some(({ compared }) => compared.moved());
+	const backingOff = [...live.keys()].some((key) => waitsOut(entries[key].failure, now));
+	const keep = book.everyPollSaved && (backingOff || found.some(({ compared }) => compared.moved()));
 	if (pending.length > 0 && book.mayReport && queue.length === 0 && !keep) {
 		return finish(held, [], pending, reads.pace);
 	}

@@ -36,6 +36,7 @@ import {
 	type SetParameters,
 } from './enteredSet';
 import { eventOptions, familyOf, type Family, type TriggerEvent } from './events';
+import { legacyEventForms, type LegacyKey } from './legacyKeys';
 import { listCost, type EntryCost } from './pollPlan';
 import { quotaEvents, readQuotaState, type QuotaState } from './quotaState';
 import { questionDigest, type StateReading } from './savedState';
@@ -54,8 +55,8 @@ export const EVENTS_FROM = 3;
  */
 export interface WatchedEntry {
 	key: string;
-	/** Its key in a state saved by 0.1.0 to 0.3.0 (the events, threshold and raw filters in it): migrated. */
-	legacyKey: string;
+	/** Its keys in a state saved by 0.1.0 to 0.3.0 (legacyKeys.ts): such a state is migrated. */
+	legacyKeys: () => LegacyKey[];
 	where: string;
 	label: string;
 	readState: (saved: unknown) => StateReading<unknown>;
@@ -75,17 +76,14 @@ type Compared = { events: IDataObject[]; next: unknown; held: boolean; moved: ()
 /** What a trigger watches: its family, the events picked, whether a set (Watch Many), and the entries. */
 export type Watch = { family: Family; events: ReadonlySet<TriggerEvent>; many: boolean; entries: WatchedEntry[] };
 
-/**
- * The events picked: one (`event`, versions 1 and 2) or a list (`events`), all of one family;
- * `legacyEvents`, how releases up to 0.3.0 put them in an entry's key (`legacyKey`).
- */
-function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[]; legacyEvents: IDataObject } {
+/** The events picked: one (`event`, versions 1 and 2) or a list (`events`), all of one family. */
+function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[] } {
 	const version = fn.getNode().typeVersion;
 	if (version < EVENTS_FROM) {
 		const event = fn.getNodeParameter('event') as TriggerEvent;
 		const family = familyOf(event);
 		if (!family) throw new ValidationError('event', 'a known event', `The event "${event}" is not supported`);
-		return { family, events: [event], legacyEvents: { event } };
+		return { family, events: [event] };
 	}
 	const family = fn.getNodeParameter('triggerOn') as Family;
 	const picked = [fn.getNodeParameter('events', [])].flat() as string[];
@@ -96,7 +94,7 @@ function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[];
 	if (unknown.length > 0)
 		throw new ValidationError('events', rule, `${unknown.join(', ')} are not events of ${family}: pick ${rule}`);
 	const events = [...new Set(picked)].sort() as TriggerEvent[];
-	return { family, events, legacyEvents: { events } };
+	return { family, events };
 }
 
 /**
@@ -132,7 +130,7 @@ function enteredEntries(fn: IPollFunctions, names: SetParameters, fieldsOf: (row
 }
 
 export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
-	const { family, events, legacyEvents } = eventsOf(fn);
+	const { family, events } = eventsOf(fn);
 	const many = fn.getNodeParameter('watch', 'one') === 'many';
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
 	// An expression that gave nothing would watch your own account instead: refused, as in the action node.
@@ -142,13 +140,12 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 	const named = many || fn.getNode().typeVersion >= EVENTS_FROM;
 	const entries =
 		family === 'quota'
-			? quotaEntries(fn, session, { legacyEvents, options, wanted, many, named })
-			: beneficiaryEntries(fn, session, { legacyEvents, options, wanted, many, named, shown: bankDetailsShown(fn) });
+			? quotaEntries(fn, session, { options, wanted, many, named })
+			: beneficiaryEntries(fn, session, { options, wanted, many, named, shown: bankDetailsShown(fn) });
 	return { family, events: wanted as ReadonlySet<TriggerEvent>, many, entries };
 }
 
 type Context = {
-	legacyEvents: IDataObject;
 	options: IDataObject;
 	wanted: ReadonlySet<string>;
 	many: boolean;
@@ -171,10 +168,12 @@ const subjectOf = (request: QuotaRequest, id = request.quotaAccumulationId) =>
 	[request.quotaAccumulationMethod, id, request.currency, request.tradeType].filter(Boolean).join(' ');
 
 function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context): WatchedEntry[] {
-	const { legacyEvents, options, wanted, many, named } = context;
+	const { options, wanted, many, named } = context;
 	const below = wanted.has('quotaBelowThreshold');
-	const defaultThreshold = below ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
-	let subjects: Array<{ where: string; value: { request: QuotaRequest; threshold: number } }>;
+	const thresholdParameter = fn.getNodeParameter('threshold', '');
+	const defaultThreshold = below ? readThreshold(thresholdParameter) : 0;
+	type Subject = { request: QuotaRequest; threshold: number; entered?: unknown };
+	let subjects: Array<{ where: string; value: Subject }>;
 	if (many) {
 		const entered = enteredEntries(fn, SET_PARAMETERS.quota, quotaRowFields);
 		subjects = checkSet(
@@ -183,7 +182,8 @@ function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context)
 			(entry) => {
 				const { values, threshold } = quotaEntryValues(entry);
 				const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
-				return { request, threshold: below && threshold !== '' ? readThreshold(threshold) : defaultThreshold };
+				const entered = threshold === '' ? thresholdParameter : threshold;
+				return { request, threshold: below && threshold !== '' ? readThreshold(threshold) : defaultThreshold, entered };
 			},
 			({ request }) => questionDigest(request),
 			({ fields }) => (isMaskedQuotaId(fields[0]?.toUpperCase()) && fields[1] ? [fields[1]] : []),
@@ -194,19 +194,25 @@ function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context)
 		const request = buildQuotaRequest((name, fallback) =>
 			name === ACCUMULATION_ID.name ? id : fn.getNodeParameter(name, fallback),
 		);
-		subjects = [{ where: '', value: { request, threshold: defaultThreshold } }];
+		subjects = [{ where: '', value: { request, threshold: defaultThreshold, entered: thresholdParameter } }];
 	}
-	return subjects.map(({ where, value: { request, threshold } }) => {
+	return subjects.map(({ where, value: { request, threshold, entered } }) => {
 		const question = quotaQuestion(request, options);
 		const connected = question.headers[CONNECTED_ACCOUNT_ID.header as string];
 		const key = keyOf(session, { quota: request, connectedAccountId: connected }, question.accessToken);
-		const legacy = { ...legacyEvents, request, threshold, connectedAccountId: options.connectedAccountId ?? '' };
-		const legacyKey = keyOf(session, legacy, options.accessToken);
+		// Up to 0.3.0 the threshold was in the key (0 without Quota Below Threshold), as entered then.
+		const legacyKeys = () =>
+			legacyEventForms('quota').flatMap(({ events, below: alerts }) => {
+				const judged = alerts ? Number(entered === '' ? Number.NaN : entered) : 0;
+				if (!Number.isFinite(judged) || judged < 0) return [];
+				const asked = { ...events, request, threshold: judged, connectedAccountId: options.connectedAccountId ?? '' };
+				return [{ key: keyOf(session, asked, options.accessToken), threshold: alerts ? judged : undefined }];
+			});
 		const id = request.quotaAccumulationId;
 		const naming = named ? { subject: subjectOf(request) } : {};
 		return {
 			key,
-			legacyKey,
+			legacyKeys,
 			where,
 			label: subjectOf(request, isMaskedField('quotaAccumulationId', { ...request }) ? maskAccount(id) : id),
 			readState: (saved) => readQuotaState(saved, key),
@@ -237,7 +243,7 @@ function beneficiaryEntries(
 	session: ApiSession,
 	context: Context & { shown: (json: IDataObject) => IDataObject },
 ): WatchedEntry[] {
-	const { legacyEvents, options, wanted, many, named, shown } = context;
+	const { options, wanted, many, named, shown } = context;
 	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
 	// A poll always confirms a list of several pages: an event must never come from a list that mixes two moments.
 	const ask = (customerId: IDataObject['customerId']) =>
@@ -260,14 +266,17 @@ function beneficiaryEntries(
 		const list: IDataObject = { ...question.request };
 		for (const field of ['pageSize', 'pageNumber', 'accessToken']) delete list[field];
 		const key = keyOf(session, { list }, question.request.accessToken);
-		const legacyKey = keyOf(session, { ...legacyEvents, filters, customerId }, options.accessToken);
+		const legacyKeys = () =>
+			legacyEventForms('beneficiaries').map(({ events }) => ({
+				key: keyOf(session, { ...events, filters, customerId }, options.accessToken),
+			}));
 		const owner = named ? { [OWNER_FIELD]: listedFor(question.request) } : {};
 		// The saved state this poll compares with, read before the read: a first read that is the saved
 		// list as it was needs no confirming read.
 		let compared: ReturnType<typeof comparedWith> | undefined;
 		return {
 			key,
-			legacyKey,
+			legacyKeys,
 			where,
 			label: customerId ? `customer ${String(customerId)}` : 'your own list',
 			readState: (saved) => {

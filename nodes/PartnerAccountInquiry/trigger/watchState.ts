@@ -12,8 +12,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { currentFailure, isStages, type Failure, type SavedFailure } from './failures';
 import type { Family } from './events';
+import type { LegacyKey } from './legacyKeys';
 import type { Pace } from './pollPlan';
 import { every, finite, flag, isRecord, optional, shaped, text, whole, type Check } from './savedState';
+
+/** Each watched entry's keys in states of 0.3.0 and before (legacyKeys.ts), and its key now. */
+export type LegacyKeys = ReadonlyMap<string, LegacyKey>;
 
 export const WATCH_STATE_VERSION = 3;
 /** 2: 0.3.0's, keyed by the question with its events and threshold (legacyKey); 3: keyed by the request. */
@@ -78,7 +82,7 @@ export function readWatchState(
 	saved: unknown,
 	family: Family,
 	beside: LegacyBeside,
-	legacy: ReadonlyMap<string, string>,
+	legacyKeys: () => LegacyKeys,
 ): { state: WatchState; problem?: string } {
 	const fresh = emptyState(family);
 	if (saved === undefined || saved === null) return { state: fresh };
@@ -87,7 +91,8 @@ export function readWatchState(
 		// One subject's state, as 0.1.0 and 0.2.0 kept it, under its question (a legacy key); a trigger
 		// watching one entry hands it to that entry, whose own reader tells damage from another question.
 		if (saved.kind !== family) return { state: fresh };
-		const [only] = legacy.size === 1 ? legacy.keys() : [];
+		const legacy = legacyKeys();
+		const [only] = new Set([...legacy.values()].map(({ key }) => key)).size === 1 ? legacy.keys() : [];
 		const old = legacy.has(saved.question as string) ? (saved.question as string) : only;
 		if (old === undefined) return { state: fresh };
 		const failure = legacyFailure(beside, old);
@@ -113,7 +118,7 @@ export function readWatchState(
 		? (saved as unknown as WatchState)
 		: { ...fresh, turn: saved.turn as number, entries: saved.entries as Record<string, EntryRecord> };
 	return {
-		state: withCurrentFailures(saved.version === WATCH_STATE_VERSION && watch ? state : rekeyed(state, legacy)),
+		state: withCurrentFailures(saved.version === WATCH_STATE_VERSION && watch ? state : rekeyed(state, legacyKeys())),
 	};
 }
 
@@ -131,26 +136,33 @@ function withCurrentFailures(state: WatchState): WatchState {
  * failure and the question its own state and back-off name; what no watched entry's legacy key
  * names is another question's, and dropped (silently: a fresh baseline for it, as before).
  */
-function rekeyed(state: WatchState, legacy: ReadonlyMap<string, string>): WatchState {
+function rekeyed(state: WatchState, legacy: LegacyKeys): WatchState {
 	const entries: Record<string, EntryRecord> = {};
+	const keyOf = (old: string) => legacy.get(old)?.key;
 	for (const [old, record] of Object.entries(state.entries)) {
-		const key = legacy.get(old);
-		if (key === undefined) continue;
-		// Its own state names the question too (its reader tells another question, or damage, from it).
-		const own =
-			isRecord(record.state) && record.state.question === old ? { ...record.state, question: key } : record.state;
+		const now = legacy.get(old);
+		if (now === undefined) continue;
+		// Its own state names the question too (its reader tells another question, or damage, from
+		// it); a quota's records the threshold its alert was judged by, which the old key held.
+		const judged = now.threshold === undefined ? {} : { threshold: now.threshold };
+		const own: unknown =
+			isRecord(record.state) && record.state.question === old
+				? { ...judged, ...record.state, question: now.key }
+				: record.state;
 		const failure = record.failure?.backoff
-			? { ...record.failure, backoff: { ...record.failure.backoff, question: key } }
+			? { ...record.failure, backoff: { ...record.failure.backoff, question: now.key } }
 			: record.failure;
-		entries[key] = { ...record, state: own, ...(failure ? { failure } : {}) };
+		entries[now.key] = { ...record, state: own, ...(failure ? { failure } : {}) };
 	}
-	const held = state.held.flatMap((event) =>
-		legacy.has(event.key) ? [{ ...event, key: legacy.get(event.key) as string }] : [],
-	);
+	const held = state.held.flatMap((event) => {
+		const key = keyOf(event.key);
+		return key === undefined ? [] : [{ ...event, key }];
+	});
 	const ended = Object.fromEntries(
-		Object.entries(state.ended).flatMap(([old, episode]) =>
-			legacy.has(old) ? [[legacy.get(old) as string, episode]] : [],
-		),
+		Object.entries(state.ended).flatMap(([old, episode]) => {
+			const key = keyOf(old);
+			return key === undefined ? [] : [[key, episode]];
+		}),
 	);
 	return { ...state, version: WATCH_STATE_VERSION, entries, held, ended };
 }

@@ -1,0 +1,22 @@
+/**
+ * How releases up to 0.3.0 keyed an entry (framework-free): the digest of its question with the
+ * events picked in it (one `event` in node versions 1 and 2, the sorted `events` of version 3), the
+ * filters as entered and, for a quota, the threshold. A state keyed so is migrated to keys of the
+ * request alone (watchState.ts). The events may have been edited since that state was saved (a
+ * migration n8n has not saved yet is done again after a restart), so every form they could have
+ * had is tried: each names the same request, and no other.
+ */
+import { TRIGGER_EVENTS, type Family } from './events';
+
+/** An entry's key in such a state, and the threshold the quota alert in it was judged by (none: not watched). */
+export type LegacyKey = { key: string; threshold?: number };
+
+/** Every form the events of `family` took in a key: each alone, and each list of them; `below`: Quota Below Threshold in it. */
+export function legacyEventForms(family: Family): Array<{ events: Record<string, unknown>; below: boolean }> {
+	const all: string[] = TRIGGER_EVENTS.filter((row) => row.reads === family).map((row) => row.value);
+	const lists = Array.from({ length: 2 ** all.length - 1 }, (_, n) => all.filter((_, i) => (n + 1) & (1 << i)).sort());
+	return [
+		...all.map((event) => ({ events: { event }, below: event === 'quotaBelowThreshold' })),
+		...lists.map((events) => ({ events: { events }, below: events.includes('quotaBelowThreshold') })),
+	];
+}
