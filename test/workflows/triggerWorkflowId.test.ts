@@ -47,7 +47,8 @@ describe('n8n 1.x (and 2.0 to 2.6): IDs of at most 16 characters are saved', () 
 	it('an ID of 17 characters is refused; one of 16 is activated', async () => {
 		await jest.isolateModulesAsync(async () => {
 			jest.doMock('n8n-workflow', () => {
-				const { MCP_CLIENT_NODE_TYPE: _, ...older } = jest.requireActual<Record<string, unknown>>('n8n-workflow');
+				const older = { ...jest.requireActual<Record<string, unknown>>('n8n-workflow') };
+				delete older.MCP_CLIENT_NODE_TYPE;
 				return older;
 			});
 			const older = (await import('../support/n8nApp')).n8nApp;
