@@ -1,6 +1,7 @@
 /** What the trigger tests under n8n's pollers share: a clock the tests move, the app, counts. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials, type PollerOptions, newN8nProcess } from '../../sandbox/engine';
 import { n8nApp, type N8nPoll, type N8nSaving } from './n8nApp';
 import type { Simulator } from '../../sandbox/server';
@@ -87,3 +88,36 @@ export const listRequests = (sim: Simulator, customerId?: string): number =>
 /** The reference IDs of emitted items, in order. */
 export const refs = (items: IDataObject[] | null): string[] =>
 	(items ?? []).map((i) => String(i.referenceBeneficiaryId));
+
+/** A payee like CUST_SMALL's first, named by `id`: reference ID REF-<id>, a token and nickname of its own. */
+export const payeeLike = (sim: () => Simulator, id: string, more: Partial<Beneficiary> = {}): Beneficiary => ({
+	...sim().beneficiaries('CUST_SMALL')[0],
+	referenceBeneficiaryId: `REF-${id}`,
+	beneficiaryToken: Buffer.from(`token:${id}`).toString('base64'),
+	beneficiaryNick: `Payee ${id}`,
+	...more,
+});
+
+/** What a release saved for one trigger (a fixture written by its own code): its node version, parameters, node and global static data. */
+export interface SavedByRelease {
+	typeVersion: number;
+	parameters: INodeParameters;
+	node: IDataObject;
+	global: IDataObject;
+}
+
+/** n8n started with this release over what an older one saved (activation 'init', a new process): its poller and static data. */
+export function upgradedFrom(sim: () => Simulator, name: string, saved: SavedByRelease, parameters = saved.parameters) {
+	const staticData = structuredClone(saved.node);
+	const poller = activateTrigger({
+		parameters,
+		credentials: sandboxCredentials(sim().url),
+		staticData,
+		globalStaticData: structuredClone(saved.global),
+		typeVersion: saved.typeVersion,
+		activation: 'init',
+		process: newN8nProcess(),
+		workflowId: `wf-${name}`.slice(0, 16),
+	});
+	return { poller, staticData };
+}

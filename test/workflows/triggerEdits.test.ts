@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Beneficiary } from '../../sandbox/data';
 import { QUOTA, useSimulator } from '../support/helpers';
 import type { N8nPoll } from '../support/n8nApp';
-import { count, itemsOf, later, U, useClock } from '../support/pollerApp';
+import { count, itemsOf, later, U, payeeLike, useClock } from '../support/pollerApp';
 import { appOf, customerTrigger, quotaTrigger, requestsFor, SAVINGS } from '../support/watchShapes';
 
 const { sim } = useSimulator();
@@ -18,15 +18,7 @@ useClock();
 const app = appOf(sim);
 const FAIL = { status: 'F', code: 'PROCESS_FAIL', message: 'Process failed' } as const;
 const empty = () => sim().beneficiaries('CUST_EMPTY');
-const template = (): Beneficiary => sim().beneficiaries('CUST_SMALL')[0];
-/** A tagged payee of CUST_EMPTY, named by `id`. */
-const payee = (id: string, more: Partial<Beneficiary> = {}): Beneficiary => ({
-	...template(),
-	referenceBeneficiaryId: `REF-${id}`,
-	beneficiaryToken: Buffer.from(`token:${id}`).toString('base64'),
-	beneficiaryNick: `Payee ${id}`,
-	...more,
-});
+const payee = (id: string, more: Partial<Beneficiary> = {}) => payeeLike(sim, id, more);
 const refs = (poll: N8nPoll | undefined) => itemsOf(poll).map((item) => String(item.referenceBeneficiaryId));
 /** CUST_EMPTY watched alone, for `events`, with `more` parameters. */
 const emptyTrigger = (events: string[], more: IDataObject = {}) =>
@@ -120,7 +112,9 @@ describe.each(SAVINGS)('n8n saving %s: failure stages, each reported once', (sav
 			if (poll.error) errors.push(`${minute}: ${poll.error.description ?? poll.error.message}`);
 			later(1);
 		}
-		expect(errors).toEqual([expect.stringMatching(/^0: /), expect.stringMatching(/^2: .*stops asking this question/)]);
+		// Where every poll is known saved (durable cursors), the poll that met the U saves the back-off and the next reports it.
+		const start = saving === 'durable' ? /^3: .*stops asking this question/ : /^2: .*stops asking this question/;
+		expect(errors).toEqual([expect.stringMatching(/^0: /), expect.stringMatching(start)]);
 	});
 
 	it('a different failure during a back-off is reported (once), and the back-off goes on silently after', async () => {

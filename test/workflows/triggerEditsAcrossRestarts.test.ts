@@ -13,7 +13,7 @@ import { sandboxCredentials } from '../../sandbox/engine';
 import type { Beneficiary } from '../../sandbox/data';
 import { useSimulator } from '../support/helpers';
 import type { N8nPoll } from '../support/n8nApp';
-import { itemsOf, later, U, useClock } from '../support/pollerApp';
+import { itemsOf, later, U, payeeLike, useClock } from '../support/pollerApp';
 import { appOf, customerTrigger, quotaTrigger, requestsFor } from '../support/watchShapes';
 
 const { sim } = useSimulator();
@@ -22,14 +22,7 @@ const app = appOf(sim);
 const FAIL = { status: 'F', code: 'PROCESS_FAIL', message: 'Process failed' } as const;
 const small = () => sim().beneficiaries('CUST_SMALL');
 const empty = () => sim().beneficiaries('CUST_EMPTY');
-const template = (): Beneficiary => sim().beneficiaries('CUST_SMALL')[0];
-const payee = (id: string, more: Partial<Beneficiary> = {}): Beneficiary => ({
-	...template(),
-	referenceBeneficiaryId: `REF-${id}`,
-	beneficiaryToken: Buffer.from(`token:${id}`).toString('base64'),
-	beneficiaryNick: `Payee ${id}`,
-	...more,
-});
+const payee = (id: string, more: Partial<Beneficiary> = {}) => payeeLike(sim, id, more);
 const events = (poll: N8nPoll | undefined) =>
 	itemsOf(poll).map((item) => `${String(item.event)} ${String(item.referenceBeneficiaryId ?? item.beneficiaryNick)}`);
 
@@ -93,7 +86,9 @@ describe('held events and the events picked', () => {
 		const second = events(await n8n.poll());
 		expect(second).toHaveLength(500);
 		expect(second.every((event) => event.startsWith('beneficiaryAdded'))).toBe(true);
-		const seen = events(await n8n.update(customerTrigger('one', ['beneficiaryAdded', 'beneficiaryChanged'], 'CUST_EMPTY')));
+		const seen = events(
+			await n8n.update(customerTrigger('one', ['beneficiaryAdded', 'beneficiaryChanged'], 'CUST_EMPTY')),
+		);
 		for (let i = 0; i < 3; i++) seen.push(...events(await n8n.poll()));
 		expect(seen.filter((event) => !event.startsWith('beneficiaryAdded'))).toEqual(['beneficiaryChanged REF-H-0']);
 	});

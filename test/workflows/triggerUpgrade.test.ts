@@ -9,40 +9,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-
-import { activateTrigger, newN8nProcess, sandboxCredentials } from '../../sandbox/engine';
 import { useSimulator } from '../support/helpers';
-import { useClock } from '../support/pollerApp';
+import { upgradedFrom, useClock, type SavedByRelease } from '../support/pollerApp';
 
-interface Saved {
-	typeVersion: number;
-	parameters: INodeParameters;
-	node: IDataObject;
-	global: IDataObject;
-}
 const FIXTURE = JSON.parse(readFileSync(join(__dirname, '../fixtures/trigger-states-0.2.0.json'), 'utf8')) as Record<
 	string,
-	Saved
+	SavedByRelease
 > & { baseUrl: string };
 
 const { sim } = useSimulator({ port: Number(new URL(FIXTURE.baseUrl).port) });
 useClock();
 
-/** n8n started with this release over what 0.2.0 saved for `name`: its poller (activation 'init', a new process). */
+/** n8n started with this release over what 0.2.0 saved for `name`. */
 function upgraded(name: string) {
-	const saved = FIXTURE[name];
-	const staticData = structuredClone(saved.node);
-	const poller = activateTrigger({
-		parameters: saved.parameters,
-		credentials: sandboxCredentials(sim().url),
-		staticData,
-		globalStaticData: structuredClone(saved.global),
-		typeVersion: saved.typeVersion,
-		activation: 'init',
-		process: newN8nProcess(),
-		workflowId: `wf-${name}`.slice(0, 16),
-	});
+	const { poller, staticData } = upgradedFrom(sim, name, FIXTURE[name]);
 	return {
 		warnings: poller.warnings,
 		staticData,

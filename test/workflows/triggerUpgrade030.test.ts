@@ -10,42 +10,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { activateTrigger, newN8nProcess, sandboxCredentials } from '../../sandbox/engine';
 import { useSimulator } from '../support/helpers';
-import { later, useClock } from '../support/pollerApp';
+import { later, upgradedFrom, useClock, type SavedByRelease } from '../support/pollerApp';
 import { requestsFor } from '../support/watchShapes';
 
-interface Saved {
-	typeVersion: number;
-	parameters: INodeParameters;
-	node: IDataObject;
-	global: IDataObject;
-}
 const FIXTURE = JSON.parse(readFileSync(join(__dirname, '../fixtures/trigger-states-0.3.0.json'), 'utf8')) as Record<
 	string,
-	Saved
+	SavedByRelease
 > & { baseUrl: string };
 
 const { sim } = useSimulator({ port: Number(new URL(FIXTURE.baseUrl).port) });
 useClock();
 const FAIL = { status: 'F', code: 'PROCESS_FAIL', message: 'Process failed' } as const;
 
-/** n8n started with this release over what 0.3.0 saved for `name` (activation 'init', a new process), or with `parameters` edited. */
-function upgraded(name: string, parameters = FIXTURE[name].parameters) {
-	const saved = FIXTURE[name];
-	const staticData = structuredClone(saved.node);
-	const poller = activateTrigger({
-		parameters,
-		credentials: sandboxCredentials(sim().url),
-		staticData,
-		globalStaticData: structuredClone(saved.global),
-		typeVersion: saved.typeVersion,
-		activation: 'init',
-		process: newN8nProcess(),
-		workflowId: `wf-${name}`.slice(0, 16),
-	});
+/** n8n started with this release over what 0.3.0 saved for `name`. */
+function upgraded(name: string) {
+	const { poller, staticData } = upgradedFrom(sim, name, FIXTURE[name]);
 	return {
 		warnings: poller.warnings,
 		staticData,
