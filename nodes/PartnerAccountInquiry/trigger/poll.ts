@@ -1,11 +1,11 @@
 /**
- * One poll, for one subject or a thousand: read the entries that fit (pollPlan.ts) through one
- * request scheduler, compare each as it arrives, emit what changed, report failures (failures.ts);
- * book.ts carries on what n8n did not save. An entry's state moves only past what is emitted or
+ * One poll, for one subject or a thousand: open the store once (store.ts: the state and how far to
+ * trust it), read the entries that fit (pollPlan.ts) through one request scheduler, compare each as
+ * it arrives, emit what changed or report failures (failures.ts), and commit once. An entry's state moves only past what is emitted or
  * held (beyond the cap); a failed read leaves it. A poll emits or throws: a report due from earlier
  * polls is thrown by the next poll before it reads, never by two in a row.
  */
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PollBudgetError } from '../shared/core/errors';
 import { maskBankDetails } from '../shared/core/masking';
@@ -13,7 +13,7 @@ import type { ListingSize } from '../shared/endpoints/beneficiaries';
 import { toNodeError } from '../shared/errorMapping';
 import { ApiSession } from '../shared/transport/session';
 import { MAX_EVENTS_PER_POLL, pairedRemoval } from './beneficiaryDiff';
-import { nodeName, openBook, warn } from './book';
+import { nodeName, openStore, warn } from './store';
 import {
 	activationError,
 	backoffProblem,
@@ -32,11 +32,9 @@ import { watchOf, type Watch, type WatchedEntry } from './watch';
 import {
 	MAX_HELD_EVENTS,
 	emptyState,
-	readWatchState,
 	type EndedFailure,
 	type EntryRecord,
 	type HeldEvent,
-	type LegacyBeside,
 	type WatchState,
 } from './watchState';
 
@@ -68,16 +66,10 @@ export async function pollTrigger(fn: IPollFunctions, memory: PollMemory): Promi
 }
 
 async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSession, watch: Watch) {
-	const staticData = fn.getWorkflowStaticData('node');
-	const book = openBook(fn, memory, staticData);
+	const { loaded, commit } = openStore(fn, memory, watch);
 	const one = watch.many ? undefined : watch.entries[0];
 	const now = Date.now();
-	// Each entry's keys in a state of 0.3.0 or before, worked out only for such a state.
-	const legacy = () =>
-		new Map(watch.entries.flatMap(({ key, legacyKeys }) => legacyKeys().map((old) => [old.key, { ...old, key }])));
-	const reading = readWatchState(staticData.state, watch.family, staticData as LegacyBeside, legacy);
-	if (reading.problem) warn(fn, reading.problem, 'every entry records a fresh baseline and reports no change');
-	const before = reading.state;
+	const before = loaded.state;
 	const turn = before.turn + 1;
 	const byKey = new Map(watch.entries.map((entry) => [entry.key, entry]));
 	// Entries no longer watched are dropped with what they held; new ones start without a state (their baseline).
@@ -87,7 +79,7 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	for (const entry of watch.entries) {
 		const record: EntryRecord = { ...(before.entries[entry.key] ?? { readAt: 0 }) };
 		// A state that may lack a finding a lost write held (a re-armed alert) stays in doubt until read.
-		if (!book.whole) record.doubt = true;
+		if (!loaded.whole) record.doubt = true;
 		entries[entry.key] = record;
 		if (before.ended[entry.key]) ended[entry.key] = before.ended[entry.key];
 		const own = record.state === undefined ? {} : entry.readState(record.state);
@@ -100,7 +92,6 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		if (damage) delete record.failure;
 	}
 	// Events held back before a deactivation were found while active: they follow (for entries still watched).
-	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, legacy).state.held : [];
 	// Held events as the events picked now have them: one no longer picked is not emitted (the state
 	// moved past it); a change held as Bank Details Changed is a Beneficiary Changed without it.
 	const asPicked = ({ key, json }: HeldEvent): HeldEvent[] => {
@@ -108,7 +99,7 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		const event = changed ? changeEvent(changed, watch.events) : (json.event as TriggerEvent);
 		return byKey.has(key) && event && watch.events.has(event) ? [{ key, json: { ...json, event } }] : [];
 	};
-	const held = [...setAside, ...before.held].flatMap(asPicked);
+	const held = [...loaded.setAside, ...before.held].flatMap(asPicked);
 	const pendingOf = (live?: Map<string, unknown>): Pending[] =>
 		watch.entries.flatMap(({ key, label, where }) => {
 			const failure = entries[key].failure;
@@ -124,16 +115,14 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		const held = queue.slice(emitted.length);
 		const state: WatchState = { ...emptyState(watch.family), turn, entries, held, ended: report ? {} : ended, last };
 		if (pace) state.pace = pace;
-		staticData.state = state as unknown as IDataObject;
-		for (const key of ['unknownBackoff', 'listUnsettled']) delete staticData[key];
-		book.write(last);
+		commit(state);
 		if (report) throw reportError(report, watch.entries.length, now);
 		return emitted.length > 0 ? [emitted.map(({ json }) => ({ json }))] : null;
 	};
 	// Reports due from earlier polls go first, by a poll that reads nothing: no n8n setup saves a poll
 	// that throws, so what it read would be lost to a restart. Never two such polls in a row.
 	const dueReports = pendingOf();
-	if (dueReports.length > 0 && book.mayReport && before.last !== 'reported') return finish(held, [], dueReports);
+	if (dueReports.length > 0 && loaded.mayReport && before.last !== 'reported') return finish(held, [], dueReports);
 
 	const due = dueOrder(
 		watch.entries.map((entry) => entry.key),
@@ -150,7 +139,7 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 			pace: before.pace,
 			sharedBudgetMs: Math.min(SHARED_BUDGET_MS, n8nBudgetMs ?? Number.POSITIVE_INFINITY),
 			soloBudgetMs: n8nBudgetMs ?? SOLO_BUDGET_MS,
-			readAll: book.activating,
+			readAll: loaded.activating,
 			now: () => performance.now(),
 			deadline: (ms) => AbortSignal.timeout(ms),
 			measured: () => ({ ...session.scheduler.stats, width: session.scheduler.currentWidth }),
@@ -169,7 +158,7 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		const size = observed.get(key);
 		return new PollBudgetError(size?.totalCount, size?.totalPageNumber, reads.budgetMs);
 	};
-	if (book.activating) {
+	if (loaded.activating) {
 		const missing = watch.entries.filter((entry) => reads.outcomes.get(entry.key)?.ok !== true);
 		if (missing.length > 0) {
 			const failed = missing.map(({ key, label, where }) => {
@@ -225,8 +214,8 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	// reading nothing, and a restart loses neither.
 	const pending = pendingOf(live);
 	const backingOff = [...live.keys()].some((key) => waitsOut(entries[key].failure, now));
-	const keep = book.everyPollSaved && (backingOff || found.some(({ compared }) => compared.moved()));
-	if (pending.length > 0 && book.mayReport && queue.length === 0 && !keep) {
+	const keep = loaded.everyPollSaved && (backingOff || found.some(({ compared }) => compared.moved()));
+	if (pending.length > 0 && loaded.mayReport && queue.length === 0 && !keep) {
 		return finish(held, [], pending, reads.pace);
 	}
 	// The cap never parts a bank change without a reference ID (an Added and its Removed, side by side).

@@ -1,6 +1,10 @@
 /**
- * A poll's book: which poll of an activation this is, what it carries on from (its static data, or
- * what this process wrote that n8n did not save: pollMemory.ts), and the write that records it.
+ * The trigger's store: the one boundary between a poll and what n8n saves of it or this process
+ * carries on. A poll opens it once: it gets its state (watchState.ts: read, migrated from older
+ * releases by their keys) and how far that can be trusted (which poll of an activation this is,
+ * whether it holds every earlier poll's finding: pollRecord.ts, pollMemory.ts); and commits once,
+ * which writes the state and the poll's record here and in this process's memory. Nothing else
+ * reads or writes the node's static data.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import * as n8nWorkflow from 'n8n-workflow';
@@ -9,8 +13,58 @@ import { UnsavedWorkflowError } from '../shared/core/errors';
 
 import { NODE_DATA_KEYS, type Carried, type PollMemory } from './pollMemory';
 import { activationRun, markWrite, nextRecord, readPollRecord, recordActivation, savedMark } from './pollRecord';
+import type { Watch } from './watch';
+import { readWatchState, type HeldEvent, type LegacyBeside, type WatchState } from './watchState';
 
-export type Book = {
+/** What a poll did: emitted nothing, something, or threw a report. */
+export type Outcome = WatchState['last'];
+
+/** What a poll starts from, and how far to trust it. */
+export type Loaded = {
+	/** The saved state (a fresh one when none, another question's or damaged). */
+	state: WatchState;
+	/** At a user's activation, the events the state it set aside held back: they still follow. */
+	setAside: HeldEvent[];
+	/** The state carried on from holds every earlier poll's finding. */
+	whole: boolean;
+	/** The poll n8n runs at a user's activation: it takes the baselines; a failure fails the activation. */
+	activating: boolean;
+	/** Not that poll, nor the first after n8n starts or an edit is saved (n8n: failing to activate). */
+	mayReport: boolean;
+	/** Every poll's write is known to be saved here (durable cursors). */
+	everyPollSaved: boolean;
+};
+
+/**
+ * Opens the store for one poll of `watch`: what it starts from, and the one commit of its state and
+ * outcome (here and in this process's memory).
+ */
+export function openStore(
+	fn: IPollFunctions,
+	memory: PollMemory,
+	watch: Watch,
+): { loaded: Loaded; commit: (state: WatchState) => void } {
+	const staticData = fn.getWorkflowStaticData('node');
+	const book = openBook(fn, memory, staticData);
+	// Each entry's keys in a state of 0.3.0 or before, worked out only for such a state.
+	const legacy = () =>
+		new Map(watch.entries.flatMap(({ key, legacyKeys }) => legacyKeys().map((old) => [old.key, { ...old, key }])));
+	const reading = readWatchState(staticData.state, watch.family, staticData as LegacyBeside, legacy);
+	if (reading.problem) warn(fn, reading.problem, 'every entry records a fresh baseline and reports no change');
+	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, legacy).state.held : [];
+	const { write, ...trust } = book;
+	return {
+		loaded: { ...trust, state: reading.state, setAside },
+		commit: (state) => {
+			staticData.state = state as unknown as IDataObject;
+			// What 0.1.0 and 0.2.0 kept beside one subject's state is in the state now.
+			for (const key of ['unknownBackoff', 'listUnsettled']) delete staticData[key];
+			write(state.last);
+		},
+	};
+}
+
+type Book = {
 	/** The state carried on from holds every earlier poll's finding. */
 	whole: boolean;
 	/** The poll n8n runs at a user's activation: it takes the baselines; a failure fails the activation. */
@@ -21,8 +75,8 @@ export type Book = {
 	setAside?: unknown;
 	/** Every poll's write is known to be saved here (durable cursors). */
 	everyPollSaved: boolean;
-	/** Records the poll's write, here and in this process: it emitted nothing, something, or threw a report. */
-	write: (outcome: 'quiet' | 'emitted' | 'reported') => void;
+	/** Records the poll's write, here and in this process. */
+	write: (outcome: Outcome) => void;
 };
 
 /** n8n-core's poll budget where n8n sets none of its own (every poll but 2.x's scheduled ones). */
@@ -50,7 +104,7 @@ export function warn(fn: IPollFunctions, problem: string, outcome: string): void
  * poll carries on from the newest data, its own or what this process wrote that n8n did not save,
  * or starts anew if the last activation is newer than both (its poll was not saved).
  */
-export function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDataObject): Book {
+function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDataObject): Book {
 	const node = nodeName(fn);
 	const { first, reused } = memory.firstPollOf(fn, node);
 	// n8n's default poller makes one context per activation and reuses it; 2.x's poll scheduler one
