@@ -2,11 +2,15 @@
 // real 2.x editor, SCREENSHOT_LINE=1 for 1.x) and, with the default output, docs/example-<name>.png
 // for each example imported through the editor's Import from File, then pasted onto an empty canvas
 // (every node must arrive). SCREENSHOT_EXAMPLES=0 skips the examples, or names the files to picture.
+// Beside the pictures, example-pictures.json records for each example pictured the sha256 of the
+// bytes imported: test/examples.test.ts fails when an example pictured in examples/README.md no
+// longer matches it (rerun with SCREENSHOT_EXAMPLES=examples/<file>.json after changing one).
 // Headless Debian Chromium (installed with a CJK font by apt-get when missing), playwright-core
 // installed once into the cache; every request that is not for the local n8n is aborted.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { SCREENSHOT } from '../n8n-app/workflows.mjs';
 import { CACHE, ROOT, must, run, say, setPrefix, workDir } from '../n8n-app/harness.mjs';
 import { ensureApp, installTarball, pack } from '../n8n-app/install.mjs';
@@ -66,19 +70,58 @@ try {
 	mkdirSync(dirname(out), { recursive: true });
 	await page.screenshot({ path: out });
 	say(`saved ${out}`);
+	const digests = join(dirname(out), 'example-pictures.json');
+	const recorded = existsSync(digests) ? JSON.parse(readFileSync(digests, 'utf8')) : {};
 	for (const file of examples) {
 		const name = basename(file, '.json');
+		const bytes = readFileSync(file); // the bytes pictured are the bytes whose digest is recorded
+		const json = bytes.toString('utf8');
+		const expected = JSON.parse(json).nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length;
 		await page.goto(`${n8n.url}/workflow/new`, { waitUntil: 'domcontentloaded' });
-		await page.locator('[data-test-id="workflow-import-input"]').setInputFiles(file);
+		await page.locator('[data-test-id="workflow-import-input"]').setInputFiles({ name: basename(file), mimeType: 'application/json', buffer: bytes });
 		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(1500);
+		const imported = await page.locator('[data-test-id="canvas-node"]').count();
+		if (imported !== expected) throw new Error(`${name}: importing the file gave ${imported} nodes, expected ${expected}`);
 		const flagged = await page.locator('[data-test-id="canvas-node"]:has([data-test-id="node-issues"])').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-node-name')));
-		say(`${name}: ${await page.locator('[data-test-id="canvas-node"]').count()} nodes, flagged by the editor: ${flagged.join(', ') || 'none'}`);
+		say(`${name}: ${imported} nodes, flagged by the editor: ${flagged.join(', ') || 'none'}`);
 		await page.mouse.move(5, 895);
-		await page.screenshot({ path: join(dirname(out), `example-${name}.png`) });
+		// The whole workflow must be in the picture, legibly: every node and sticky note inside the canvas,
+		// and no node or its name under the editor's own buttons and panels (zoomed out a step at a time until so).
+		const unseen = () => page.evaluate(() => {
+			const pane = document.querySelector('.vue-flow')?.getBoundingClientRect() ?? { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+			const nodes = [...document.querySelectorAll('.vue-flow__node')];
+			const outside = nodes.filter((n) => {
+				const r = n.getBoundingClientRect();
+				return r.left < pane.left || r.top < pane.top || r.right > pane.right || r.bottom > pane.bottom;
+			}).map((n) => `${n.querySelector('[data-node-name]')?.getAttribute('data-node-name') ?? n.getAttribute('data-id')} outside the view`);
+			const hittable = document.head.appendChild(document.createElement('style')); // node names take no pointer events
+			hittable.textContent = '.vue-flow__node, .vue-flow__node * { pointer-events: auto !important }';
+			const covered = nodes.filter((n) => n.querySelector('[data-test-id="canvas-node"]')).flatMap((n) => {
+				const parts = [n, ...[...n.querySelectorAll('*')].filter((e) => !e.childElementCount && e.textContent.trim() && e.checkVisibility({ opacityProperty: true, visibilityProperty: true }))];
+				return parts.flatMap((e) => {
+					const r = e.getBoundingClientRect();
+					if (!r.width || !r.height) return [];
+					const points = [[0.5, 0.5], [0.05, 0.1], [0.95, 0.1], [0.05, 0.9], [0.95, 0.9]];
+					const hit = points.map(([x, y]) => document.elementFromPoint(r.left + r.width * x, r.top + r.height * y)).find((h) => !h?.closest('.vue-flow__node, .vue-flow__edges, .vue-flow__edge'));
+					if (hit === undefined) return [];
+					const what = hit ? `${hit.tagName.toLowerCase()}${hit.getAttribute('data-test-id') ? `[${hit.getAttribute('data-test-id')}]` : ''}.${[...hit.classList].join('.')}` : 'nothing';
+					return [`${n.querySelector('[data-node-name]')?.getAttribute('data-node-name')}${e === n ? '' : ` ("${e.textContent.trim()}")`} under ${what}`];
+				});
+			});
+			hittable.remove();
+			return [...outside, ...covered];
+		});
+		for (let step = 0, now; step < 3 && (now = await unseen()).length; step++) {
+			say(`${name}: zooming out a step (${now.join(', ')})`);
+			await page.keyboard.press('-');
+			await page.waitForTimeout(800);
+		}
+		const unseenNow = await unseen();
+		if (unseenNow.length) throw new Error(`${name}: not all of the workflow can be seen: ${unseenNow.join(', ')}`);
+		const picture = join(dirname(out), `example-${name}.png`);
+		await page.screenshot({ path: picture });
 		// Pasted onto an empty canvas, as a person copying the JSON does: every node (sticky notes are no canvas nodes) must arrive.
-		const json = readFileSync(file, 'utf8');
-		const expected = JSON.parse(json).nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').length;
 		await page.goto(`${n8n.url}/workflow/new`, { waitUntil: 'domcontentloaded' });
 		await page.locator('[data-test-id="canvas-wrapper"], [data-test-id="canvas"]').first().waitFor({ timeout: 30_000 });
 		await page.waitForTimeout(1000);
@@ -91,7 +134,9 @@ try {
 		await page.waitForTimeout(1000);
 		const pasted = await page.locator('[data-test-id="canvas-node"]').count();
 		if (pasted !== expected) throw new Error(`${name}: pasting the JSON gave ${pasted} nodes, expected ${expected}`);
-		say(`${name}: saved example-${name}.png; pasting the JSON gave all ${pasted} nodes`);
+		recorded[basename(file)] = { picture: relative(ROOT, picture).split('\\').join('/'), sha256: createHash('sha256').update(bytes).digest('hex') };
+		writeFileSync(digests, `${JSON.stringify(Object.fromEntries(Object.entries(recorded).sort(([a], [b]) => a.localeCompare(b))), null, '\t')}\n`);
+		say(`${name}: saved example-${name}.png, its digest in ${relative(ROOT, digests)}; pasting the JSON gave all ${pasted} nodes`);
 	}
 } catch (error) {
 	await page.screenshot({ path: join(work, 'failure.png') }).catch(() => {});
