@@ -28,7 +28,8 @@ import {
 import type { PollMemory } from './pollMemory';
 import { dueOrder, readWithinBudget, typicalPages } from './pollPlan';
 import { changeEvent, type TriggerEvent } from './events';
-import { watchOf, type Watch, type WatchedEntry } from './watch';
+import { watchOf, type Watch } from './watch';
+import type { WatchedEntry } from './watchedEntry';
 import {
 	MAX_HELD_EVENTS,
 	emptyState,

@@ -5,73 +5,24 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { CONNECTED_ACCOUNT_ID, isMaskedField, isMaskedQuotaId } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
 import { maskBankDetails } from '../shared/core/masking';
-import { maskAccount } from '../shared/core/redaction';
-import {
-	listBeneficiaries,
-	listedFor,
-	listingQuestion,
-	OWNER_FIELD,
-	type ListingSize,
-} from '../shared/endpoints/beneficiaries';
-import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
-import type { QuotaRequest } from '../shared/core/api/validation';
-import {
-	ACCUMULATION_ID,
-	maskBankDetailsOption,
-	readBoolean,
-	refuseEmptyAccountExpressions,
-	refuseEmptyExpression,
-} from '../shared/properties';
-import type { ApiSession, ReadOptions } from '../shared/transport/session';
+import { listBeneficiaries, listedFor, listingQuestion, OWNER_FIELD } from '../shared/endpoints/beneficiaries';
+import { maskBankDetailsOption, readBoolean, refuseEmptyAccountExpressions } from '../shared/properties';
+import type { ApiSession } from '../shared/transport/session';
 import { baseline, comparedWith, readBeneficiaryState } from './beneficiaryDiff';
-import {
-	checkSet,
-	entriesOfText,
-	quotaEntryValues,
-	quotaRowFields,
-	SET_PARAMETERS,
-	type SetParameters,
-} from './enteredSet';
+import { checkSet, SET_PARAMETERS } from './enteredSet';
 import { eventOptions, familyOf, type Family, type TriggerEvent } from './events';
-import { legacyEventForms, type LegacyKey } from './legacyKeys';
-import { listCost, type EntryCost } from './pollPlan';
-import { quotaEvents, readQuotaState, type QuotaState } from './quotaState';
-import { questionDigest, type StateReading } from './savedState';
-import type { EntryRecord } from './watchState';
+import { legacyEventForms } from './legacyKeys';
+import { listCost } from './pollPlan';
+import { quotaEntries } from './quotaEntries';
+import { enteredEntries, keyOf, type Context, type WatchedEntry } from './watchedEntry';
 
 /** "Fetch Test Event" shows this many current beneficiaries. */
 const SAMPLE_SIZE = 3;
 /** The node versions from which Mask Bank Details is on by default, and the trigger takes a list of events. */
 const MASK_BY_DEFAULT_FROM = 2;
 export const EVENTS_FROM = 3;
-
-/**
- * One watched entry, for one poll: its key (the digest of the question a trigger watching it alone
- * asks), where it was entered ('' for one subject), how a message names it (an account by its last
- * four), its cost (pollPlan.ts), read and comparison: events (at most `cap`) and the state after them.
- */
-export interface WatchedEntry {
-	key: string;
-	/** Its keys in a state saved by 0.1.0 to 0.3.0 (legacyKeys.ts): such a state is migrated. */
-	legacyKeys: () => LegacyKey[];
-	where: string;
-	label: string;
-	readState: (saved: unknown) => StateReading<unknown>;
-	cost: (record: EntryRecord | undefined, width: number, typicalPages: number) => EntryCost;
-	read: (session: ApiSession, options: ReadOptions, observed: ListingSize) => Promise<unknown>;
-	compare: (saved: unknown, read: unknown, cap: number, whole: boolean) => Compared;
-	/** "Fetch Test Event": a few items of current data. */
-	sample: (session: ApiSession) => Promise<IDataObject[]>;
-}
-
-/**
- * `held`: the read was the saved state as it was (one read of a list); `moved`: the state moved in
- * a way a restart must not lose (a baseline, a re-armed alert, a list that changed).
- */
-type Compared = { events: IDataObject[]; next: unknown; held: boolean; moved: () => boolean };
 
 /** What a trigger watches: its family, the events picked, whether a set (Watch Many), and the entries. */
 export type Watch = { family: Family; events: ReadonlySet<TriggerEvent>; many: boolean; entries: WatchedEntry[] };
@@ -97,19 +48,6 @@ function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[] 
 	return { family, events };
 }
 
-/**
- * An entry's key: the digest of the request the gateway is asked, as built and sent (what decides
- * whose data comes back: the quota subject or the customer and the filters set; the access token,
- * an OAuth token that authorises one user's data, only by a digest; the Client ID; the gateway).
- * Another request starts a fresh baseline; nothing else does: the events, the threshold, masking,
- * paging and the Timeout are how its answers are viewed, not what is asked.
- */
-function keyOf(session: ApiSession, asked: IDataObject, accessToken: unknown): string {
-	const { clientId, baseUrl } = session.credentials;
-	const token = typeof accessToken === 'string' && accessToken ? { accessToken: questionDigest(accessToken) } : {};
-	return questionDigest({ ...asked, clientId, baseUrl, ...token });
-}
-
 /** An item as Mask Bank Details has it shown. Unset (a version 1 node saved without it): off, as version 1 emitted. */
 function bankDetailsShown(fn: IPollFunctions): (json: IDataObject) => IDataObject {
 	const { name } = maskBankDetailsOption;
@@ -119,14 +57,6 @@ function bankDetailsShown(fn: IPollFunctions): (json: IDataObject) => IDataObjec
 		{ [name]: fn.getNodeParameter(name, byDefault) },
 	);
 	return (json) => (mask ? maskBankDetails(json) : json);
-}
-
-/** The entries of a set as entered: rows of a fixed collection, or pasted text (one entry a line). */
-function enteredEntries(fn: IPollFunctions, names: SetParameters, fieldsOf: (row: IDataObject) => string[]) {
-	const text = fn.getNodeParameter(names.entry, 'rows') === 'text';
-	if (text) return entriesOfText(String(fn.getNodeParameter(names.text, '')));
-	const rows = [(fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row] ?? []].flat() as IDataObject[];
-	return rows.map((row, i) => ({ where: `row ${i + 1}`, fields: fieldsOf(row) }));
 }
 
 export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
@@ -143,99 +73,6 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 			? quotaEntries(fn, session, { options, wanted, many, named })
 			: beneficiaryEntries(fn, session, { options, wanted, many, named, shown: bankDetailsShown(fn) });
 	return { family, events: wanted as ReadonlySet<TriggerEvent>, many, entries };
-}
-
-type Context = {
-	options: IDataObject;
-	wanted: ReadonlySet<string>;
-	many: boolean;
-	named: boolean;
-};
-
-/**
- * The Threshold as a number of at least 0 (a number in a string, "10000", is that number). An empty
- * string, text or a negative number is refused, never read as 0, an alert that could never fire.
- */
-function readThreshold(raw: unknown): number {
-	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() ? Number(raw) : Number.NaN;
-	if (Number.isFinite(value) && value >= 0) return value;
-	const got = `got ${JSON.stringify(raw) ?? 'nothing'}`;
-	throw new ValidationError('threshold', 'a number of at least 0', `Threshold must be a number of at least 0, ${got}`);
-}
-
-/** How an item names a quota subject, for a Switch to route on ("USER_ID U-1001 USD"), or a message does (`id` masked). */
-const subjectOf = (request: QuotaRequest, id = request.quotaAccumulationId) =>
-	[request.quotaAccumulationMethod, id, request.currency, request.tradeType].filter(Boolean).join(' ');
-
-function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context): WatchedEntry[] {
-	const { options, wanted, many, named } = context;
-	const below = wanted.has('quotaBelowThreshold');
-	const thresholdParameter = fn.getNodeParameter('threshold', '');
-	const defaultThreshold = below ? readThreshold(thresholdParameter) : 0;
-	type Subject = { request: QuotaRequest; threshold: number; entered?: unknown };
-	let subjects: Array<{ where: string; value: Subject }>;
-	if (many) {
-		const entered = enteredEntries(fn, SET_PARAMETERS.quota, quotaRowFields);
-		subjects = checkSet(
-			'subjects',
-			entered,
-			(entry) => {
-				const { values, threshold } = quotaEntryValues(entry);
-				const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
-				const entered = threshold === '' ? thresholdParameter : threshold;
-				return { request, threshold: below && threshold !== '' ? readThreshold(threshold) : defaultThreshold, entered };
-			},
-			({ request }) => questionDigest(request),
-			({ fields }) => (isMaskedQuotaId(fields[0]?.toUpperCase()) && fields[1] ? [fields[1]] : []),
-		);
-	} else {
-		const id = fn.getNodeParameter(ACCUMULATION_ID.name, '');
-		refuseEmptyExpression(fn.getNode(), 0, [ACCUMULATION_ID.name], ACCUMULATION_ID, id);
-		const request = buildQuotaRequest((name, fallback) =>
-			name === ACCUMULATION_ID.name ? id : fn.getNodeParameter(name, fallback),
-		);
-		subjects = [{ where: '', value: { request, threshold: defaultThreshold, entered: thresholdParameter } }];
-	}
-	return subjects.map(({ where, value: { request, threshold, entered } }) => {
-		const question = quotaQuestion(request, options);
-		const connected = question.headers[CONNECTED_ACCOUNT_ID.header as string];
-		const key = keyOf(session, { quota: request, connectedAccountId: connected }, question.accessToken);
-		// Up to 0.3.0 the threshold was in the key (0 without Quota Below Threshold), as entered then.
-		const legacyKeys = () =>
-			legacyEventForms('quota').flatMap(({ events, below: alerts }) => {
-				const judged = alerts ? Number(entered === '' ? Number.NaN : entered) : 0;
-				if (!Number.isFinite(judged) || judged < 0) return [];
-				const asked = { ...events, request, threshold: judged, connectedAccountId: options.connectedAccountId ?? '' };
-				return [{ key: keyOf(session, asked, options.accessToken), threshold: alerts ? judged : undefined }];
-			});
-		const id = request.quotaAccumulationId;
-		const naming = named ? { subject: subjectOf(request) } : {};
-		return {
-			key,
-			legacyKeys,
-			where,
-			label: subjectOf(request, isMaskedField('quotaAccumulationId', { ...request }) ? maskAccount(id) : id),
-			readState: (saved) => readQuotaState(saved, key),
-			cost: () => ({ key, requests: 1, steps: 1 }),
-			read: async (s, read) => await getQuota(s, question, read),
-			compare: (saved, read, cap, whole) => {
-				const quota = read as IDataObject;
-				const state = saved as QuotaState | undefined;
-				const outcome = quotaEvents(wanted, state, key, quota.availableQuotaAmount as number, threshold, whole);
-				const { below, amount } = outcome.next;
-				const moved = () => !state || below !== state.below || amount !== state.amount || threshold !== state.threshold;
-				// Over the cap: nothing emitted and the state stays (none: no baseline yet), so a later poll fires it.
-				if (outcome.fired.length > cap) return { events: [], next: state, held: false, moved: () => false };
-				const events = outcome.fired.map((event) => {
-					const json: IDataObject = { ...quota, event, ...naming, previousAmount: outcome.previousAmount ?? null };
-					if (event === 'quotaBelowThreshold') json.threshold = threshold;
-					return json;
-				});
-				return { events, next: outcome.next, held: false, moved };
-			},
-			sample: async (s) => [{ ...(await getQuota(s, question)), event: [...wanted][0], ...naming }],
-		};
-	});
 }
 
 function beneficiaryEntries(
