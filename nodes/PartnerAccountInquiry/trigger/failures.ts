@@ -136,8 +136,8 @@ export function endedUnreported(
 	before: EndedFailure | undefined,
 	nowMs: number,
 ): EndedFailure | undefined {
-	if (!dueStage(failure)) return before;
-	return { reason: (failure as Failure).reason, episodes: (before?.episodes ?? 0) + 1, endedAt: nowMs };
+	if (!failure || !dueStage(failure)) return before;
+	return { reason: failure.reason, episodes: (before?.episodes ?? 0) + 1, endedAt: nowMs };
 }
 
 /** An entry with something to report: how a message names it, and what (`error`: this poll's, of a going episode). */

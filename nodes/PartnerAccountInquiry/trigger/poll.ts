@@ -1,9 +1,10 @@
 /**
  * One poll, for one subject or a thousand: open the store once (store.ts: the state and how far to
  * trust it), read the entries that fit (pollPlan.ts) through one request scheduler, compare each as
- * it arrives, emit what changed or report failures (failures.ts), and commit once. An entry's state moves only past what is emitted or
- * held (beyond the cap); a failed read leaves it. A poll emits or throws: a report due from earlier
- * polls is thrown by the next poll before it reads, never by two in a row.
+ * it arrives, emit what changed or report failures (failures.ts), and commit once. An entry's
+ * state moves only past what is emitted or held (beyond the cap); a failed read leaves it. A poll
+ * emits or throws: a report due from earlier polls is thrown by the next poll before it reads,
+ * never by two in a row.
  */
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
