@@ -139,7 +139,11 @@ export function rest(base) {
 export function credentials(file, creds) {
 	const { simulatorCredential } = createRequire(import.meta.url)(join(ROOT, '.dev-dist/sandbox/credentialFile.js'));
 	const pai = ({ id, name, url }) => simulatorCredential(url, { id, name });
-	writeFileSync(file, JSON.stringify(creds.map((c) => (c.type === 'openAiApi' ? { ...c, data: { apiKey: 'sk-local-fake-key', url: c.url } } : pai(c)))));
+	const other = {
+		openAiApi: (c) => ({ apiKey: 'sk-local-fake-key', url: c.url }),
+		slackApi: () => ({ accessToken: 'xoxb-local-fake-token' }), // reaches no Slack: here nothing leaves the machine
+	};
+	writeFileSync(file, JSON.stringify(creds.map((c) => (other[c.type] ? { id: c.id, name: c.name, type: c.type, data: other[c.type](c) } : pai(c)))));
 	return file;
 }
 export const SMOKE_CREDENTIAL = { id: 'PaiSmokeCred0001', name: 'Partner Account Inquiry API account' };

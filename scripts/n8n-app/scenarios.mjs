@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE, PREVIOUS, ROOT, sleep, until } from './harness.mjs';
 import { SMOKE_CREDENTIAL, nodeItems } from './n8n.mjs';
-import { simulated, workingCopy } from './smoke.mjs';
+import { floorSubjects, workingCopy } from './smoke.mjs';
 
 const { createCustomers } = createRequire(import.meta.url)(join(ROOT, '.dev-dist/sandbox/data.js'));
 export const TRIGGER = `${PACKAGE}.partnerAccountInquiryTrigger`;
@@ -330,15 +330,7 @@ export const SCENARIOS = {
 	}),
 	quotaFloors: liveExample('quota-floors-watch-many', 'ExFloors', {
 		// The subjects below their floors from the start: each alerts once, at the activation poll.
-		want(ctx, _, trigger) {
-			return trigger.parameters.subjectsText.split('\n').filter((l) => l.trim() && !l.startsWith('#')).flatMap((line) => {
-				const [method, id, currency, ...rest] = line.split(/[,;\t]/).map((f) => f.trim());
-				const tradeType = method === 'BENEFICIARY' ? rest.shift() : undefined;
-				const floor = Number(rest[0] || trigger.parameters.threshold);
-				const q = simulated(method, tradeType ? `${id}:${tradeType}` : id, currency);
-				return q.amount < floor ? [id.slice(-4)] : [];
-			});
-		},
+		want: (ctx, _, trigger) => floorSubjects(trigger).filter((s) => s.below).map((s) => s.label),
 		whole: () => [],
 	}),
 

@@ -41,6 +41,29 @@ export const WHOLE = ['', 'CUST_SMALL', 'CUST_LARGE', 'CUST_TWICE', 'CUST_EMPTY'
 	.flatMap((c) => beneficiaries(c).flatMap((b) => [b.bankAccountNo, b.bankAccountIBAN, b.beneficiaryToken]))
 	.filter((v) => v && v.length > 4);
 const MINOR_DIGITS = { USD: 2, EUR: 2, GBP: 2, JPY: 0, KRW: 0 };
+/** An example file as shipped, and its package trigger node (if any). */
+export function readExample(file) {
+	const workflow = JSON.parse(readFileSync(join(ROOT, 'examples', `${file}.json`), 'utf8'));
+	return { workflow, trigger: workflow.nodes.find((n) => n.type === `${PACKAGE}.partnerAccountInquiryTrigger`) };
+}
+
+/**
+ * The subjects a Watch Many quota trigger's pasted text names, each with its floor (its own, else
+ * the Threshold), how its alert names it, the simulator's key, whether it starts below its floor or
+ * fails (the simulator answers it with an error code).
+ */
+export function floorSubjects(trigger) {
+	return trigger.parameters.subjectsText.split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((line) => {
+		const [method, id, currency, ...rest] = line.split(/[,;\t]/).map((f) => f.trim());
+		const tradeType = method === 'BENEFICIARY' ? rest.shift() : undefined;
+		const floor = Number(rest[0] || trigger.parameters.threshold);
+		const key = tradeType ? `${id}:${tradeType}` : id;
+		const { amount } = simulated(method, key, currency);
+		const label = method.endsWith('ACCOUNT') ? `${method} ****${id.slice(-4)} ${currency}` : [method, id, currency, tradeType].filter(Boolean).join(' ');
+		return { method, key, currency, floor, label, fails: amount === undefined, below: amount < floor, minor: (major) => String(Math.round(major * 10 ** MINOR_DIGITS[currency])) };
+	});
+}
+
 /** What the simulator holds for a quota subject: { amount } in major units, or { code }. */
 export function simulated(method, id, currency) {
 	const record = quotaRecord(method, id) ?? die(`the simulator no longer knows ${method} ${id}`);

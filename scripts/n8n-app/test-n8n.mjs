@@ -17,6 +17,7 @@ try {
 	await buildDev();
 	const { runSession, sessions } = await import('./session.mjs');
 	const { runSmoke } = await import('./smoke.mjs');
+	const { runShipped } = await import('./shipped.mjs');
 	if (PREVIOUS.version === VERSION) throw new Error(`package.json and previous-release.json both say ${VERSION}: raise package.json's version`);
 	const registry = await startRegistry(work);
 	await registry.publish(await pack(join(work, 'previous'), PREVIOUS.commit), 'previous');
@@ -33,7 +34,13 @@ try {
 			const lineWork = join(work, `line-${line}`);
 			const shared = { work: lineWork, registry, tarball, results, logs };
 			// Side by side, 40 s apart; the smoke run's CLI commands last, while the sessions wait for their polls.
-			const jobs = [...sessions(line).map((spec) => () => runSession(app, spec, shared)), () => runSmoke(app, shared)];
+			// N8N_APP_JOBS picks some (session keys, smoke, shipped: `N8N_APP_JOBS=shipped`), for a maintainer's quick run.
+			const picked = (name) => !process.env.N8N_APP_JOBS || process.env.N8N_APP_JOBS.split(',').includes(name);
+			const jobs = [
+				...sessions(line).filter((spec) => picked(spec.key)).map((spec) => () => runSession(app, spec, shared)),
+				...(picked('shipped') ? [() => runShipped(app, shared)] : []),
+				...(picked('smoke') ? [() => runSmoke(app, shared)] : []),
+			];
 			await Promise.all(jobs.map(async (job, i) => (await sleep(i * 40_000), job())));
 			const problems = logs.flatMap((log) => readFileSync(log, 'utf8').split('\n')).filter((l) => /error|fail|warn/i.test(l) && /partner/i.test(l.replaceAll(CACHE, ''))); // the cache's path names the package too
 			results.add(problems.length === 0, `${line}.x: n8n logged no error or warning about the package${problems.length ? ` (saw: ${problems.slice(0, 5).join(' | ')})` : ''}`);
