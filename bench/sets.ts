@@ -7,7 +7,7 @@
  * that does not fit in one poll, against the README's formula for the polls its baselines take.
  */
 import { activateTrigger, sandboxCredentials } from '../sandbox/engine';
-import { POLL_WIDTH } from '../nodes/PartnerAccountInquiry/trigger/poll';
+import { POLL_WIDTH } from '../nodes/PartnerAccountInquiry/trigger/pollPlan';
 import {
 	FIVE_PAGES,
 	fastest,

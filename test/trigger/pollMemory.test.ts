@@ -53,7 +53,7 @@ describe('carryOn', () => {
 		for (let i = 0; i < 4; i++) {
 			const copy = clone(saved);
 			const carried = poll(copy, Date.now(), 0);
-			if (i > 0) expect(carried.whole).toBe(true);
+			if (i > 0) expect(carried.wholeHistory).toBe(true);
 			saved = copy;
 			afterRestart.push((saved.pollRecord as { everyPollSaved: boolean }).everyPollSaved);
 		}
@@ -61,7 +61,7 @@ describe('carryOn', () => {
 		memory = new PollMemory(); // a restart
 		const record = readPollRecord(saved.pollRecord).state;
 		// The global static data holds the run of the activation that wrote it.
-		expect(carryOn(NODE, record, clone(saved), record?.run).whole).toBe(true);
+		expect(carryOn(NODE, record, clone(saved), record?.run).wholeHistory).toBe(true);
 		// The first poll after the restart keeps the proof (a restart does not change what n8n saves).
 		const afterIt = clone(saved);
 		poll(afterIt, Date.now(), record?.run);
@@ -98,7 +98,7 @@ describe('carryOn', () => {
 		memory = new PollMemory(); // a restart before the next poll
 		const next = clone(saved);
 		const carried = poll(next, Date.now(), activationRun(global, 'node'));
-		expect(carried).toMatchObject({ fresh: true, run: 2, whole: false });
+		expect(carried).toMatchObject({ fresh: true, run: 2, wholeHistory: false });
 		expect(next.state).toBeUndefined();
 		expect(next.pollRecord).toMatchObject({ run: 2, polls: 1, everyPollSaved: false });
 		// Runs that agree, or none in the global static data (the previous release): carried on.
@@ -137,7 +137,7 @@ describe('carryOn', () => {
 		const theirs = { pollRecord: { version: 1, born: 'theirs', run: 2, polls: 1, at: 0 }, state: 'theirs' };
 		const carried = carryOn(NODE, readPollRecord(theirs.pollRecord).state, theirs);
 		expect(carried.adopt).toBeUndefined();
-		expect(carried).toMatchObject({ whole: false, record: { born: 'theirs' } });
+		expect(carried).toMatchObject({ wholeHistory: false, record: { born: 'theirs' } });
 	});
 
 	it('a record not of its shape is a problem; none is what the previous release saved; one without a run is run 0', () => {

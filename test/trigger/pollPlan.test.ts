@@ -48,7 +48,7 @@ interface Subject {
 	readAt: number;
 	known?: number;
 	baseline?: boolean;
-	held?: boolean;
+	unchanged?: boolean;
 }
 
 /** One poll over `subjects`, as trigger/poll.ts plans it; returns the keys read whole and the one too large. */
@@ -66,7 +66,7 @@ async function poll(subjects: Subject[], turn: number, latencyMs: number, shared
 		const s = byKey.get(key) as Subject;
 		if (s.pages === 0) return { key, requests: 1, steps: 1 };
 		const pages = s.known ?? typical;
-		return listCost(key, pages, pages > 1 && !s.held ? 2 : 1, WIDTH);
+		return listCost(key, pages, pages > 1 && !s.unchanged ? 2 : 1, WIDTH);
 	});
 	let started = 0;
 	const reads = await settleVirtually(
@@ -120,7 +120,7 @@ async function poll(subjects: Subject[], turn: number, latencyMs: number, shared
 		const s = byKey.get(key) as Subject;
 		s.readAt = turn;
 		if (outcome.ok) {
-			s.held = s.baseline === true;
+			s.unchanged = s.baseline === true;
 			s.baseline = true;
 		}
 	}

@@ -7,20 +7,13 @@
  * removal or change can say which payee and what it was ("****1234"). Digest widths and their odds
  * of a collision: docs/reliability.md; 10,000 beneficiaries keep about 1.9 MB.
  */
-import { BANK_DETAIL_FIELDS, canonical, PAYEE_FIELDS } from '../shared/core/api/identity';
+import { BANK_DETAIL_FIELDS, BENEFICIARY_ROUTING_FIELDS, canonical, PAYEE_FIELDS } from '../shared/core/api/identity';
 import { ACCOUNT_MASK, maskAccount } from '../shared/core/redaction';
 import { digest, headerProblem, isRecord, isScalar, type Scalar, type StateReading } from './savedState';
 
-/** Kept by value (short, not secret). */
-const KEPT_BY_VALUE = [
-	'referenceBeneficiaryId',
-	'beneficiaryNick',
-	'beneficiaryType',
-	'status',
-	'assetType',
-	'relationType',
-	'currency',
-] as const;
+/** Kept by value (short, not secret), in their saved order: the fields a workflow routes on, the nickname second. */
+const [REFERENCE_FIELD, ...OTHER_ROUTING_FIELDS] = BENEFICIARY_ROUTING_FIELDS;
+const KEPT_BY_VALUE = [REFERENCE_FIELD, 'beneficiaryNick', ...OTHER_ROUTING_FIELDS];
 /** Kept by their last four characters ("1234", shown as "****1234": redaction.ts's maskAccount), never whole. */
 const KEPT_BY_TAIL: readonly string[] = BANK_DETAIL_FIELDS;
 /** What a removal item carries, and `before` of a change. */

@@ -5,7 +5,7 @@
  * is (a bank detail, a code a workflow routes on, free text), where a message is text alone. It
  * shows an account as messages do (maskAccount) and reads free text as they do (maskAccountNumbers).
  */
-import { BANK_DETAIL_FIELDS } from './api/identity';
+import { BANK_DETAIL_FIELDS, BENEFICIARY_ROUTING_FIELDS } from './api/identity';
 import { ACCOUNT_MASK, escapeRegExp, maskAccount, maskAccountNumbers, normaliseWidth } from './redaction';
 
 /**
@@ -25,18 +25,7 @@ const MASKING_RULES = [
 	// payee whose reference ID was its account number); "REF-20250001" has letters and stays.
 	{
 		kind: 'gatewayRouting',
-		fields: [
-			'referenceBeneficiaryId',
-			'customerId',
-			'resultCode',
-			'resultStatus',
-			'beneficiaryType',
-			'status',
-			'assetType',
-			'relationType',
-			'currency',
-			'createdAt',
-		],
+		fields: [...BENEFICIARY_ROUTING_FIELDS, 'customerId', 'resultCode', 'resultStatus', 'createdAt'],
 		masks: ['itemValues', 'numberEndingInTail'],
 	},
 	// (d) Every other field: free text (a nickname, an account name, extendInfo, a field the gateway adds).

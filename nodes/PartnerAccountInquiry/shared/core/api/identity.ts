@@ -60,6 +60,19 @@ export function listingEntryKey(item: Item): string {
 
 /** The fields that say which bank account an entry pays: new ones are a bank-detail change. */
 export const BANK_DETAIL_FIELDS = ['beneficiaryToken', 'bankAccountNo', 'bankAccountIBAN'] as const;
+/**
+ * A beneficiary's codes and IDs a workflow routes on (a Switch on `status`, say), listed once: Mask
+ * Bank Details never masks them (masking.ts), and a removal carries them, as the trigger keeps them
+ * by value (beneficiaryState.ts). A field added here changes that saved format: a new version of it.
+ */
+export const BENEFICIARY_ROUTING_FIELDS = [
+	'referenceBeneficiaryId',
+	'beneficiaryType',
+	'status',
+	'assetType',
+	'relationType',
+	'currency',
+] as const;
 /** The field that names the payee. */
 export const PAYEE_NAME_FIELD = 'accountName';
 /** Fields whose change decides who is paid: the trigger keeps longer digests of them. */
