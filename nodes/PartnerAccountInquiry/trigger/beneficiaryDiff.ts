@@ -182,15 +182,17 @@ function holdsState(state: BeneficiaryState, list: Array<Record<string, unknown>
  * the read returned; a first read that held is not diffed again (most of a quiet poll's processor time).
  */
 export function comparedWith(state: BeneficiaryState) {
-	let held: Array<Record<string, unknown>> | undefined;
+	let unchangedList: Array<Record<string, unknown>> | undefined;
 	return {
 		settled: (list: Array<Record<string, unknown>>): boolean => {
 			const holds = holdsState(state, list);
-			held = holds ? list : undefined;
+			unchangedList = holds ? list : undefined;
 			return holds;
 		},
 		diff: (list: Array<Record<string, unknown>>, wanted: ReadonlySet<string>, cap: number) =>
-			list === held ? { events: [] as BeneficiaryChange[], next: state } : diffBeneficiaries(state, list, wanted, cap),
+			list === unchangedList
+				? { events: [] as BeneficiaryChange[], next: state }
+				: diffBeneficiaries(state, list, wanted, cap),
 	};
 }
 

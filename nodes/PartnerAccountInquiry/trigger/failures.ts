@@ -6,11 +6,12 @@
  * Status U backs off as the API asks (docs/api.md, Result codes: at most 7 repeats, 5 to 320
  * minutes apart): the polls between send nothing; the episode is reported at its start and, if the
  * 7th repeat is answered U too, once more that support must be contacted; then the trigger asks
- * every 320 minutes without reporting again, until an answer that is not U.
+ * at the schedule's last step without reporting again, until an answer that is not U.
  */
 import { UNKNOWN_RETRY_SCHEDULE_MINUTES } from '../shared/core/api/resultCodes';
 import { ApiResultError, ListingChangedError, PartnerError, WatchedSetError } from '../shared/core/errors';
-import { shaped, text, whole } from './savedState';
+import { MAX_READS } from '../shared/core/flow/paging';
+import { shaped, text, wholeNumber } from './savedState';
 import type { EndedFailure } from './watchState';
 
 /** Polls in a row that find a list changing while they read it before that is reported. */
@@ -66,7 +67,7 @@ export const UNKNOWN_RETRY_MINUTES = UNKNOWN_RETRY_SCHEDULE_MINUTES[0];
 const UNKNOWN_BACKOFF_HOURS = (UNKNOWN_RETRY_SCHEDULE_MINUTES.reduce((a, b) => a + b, 0) / 60).toFixed(1);
 const stepMinutes = (unknowns: number) => UNKNOWN_RETRY_SCHEDULE_MINUTES[Math.min(unknowns, UNKNOWN_REPEATS) - 1];
 
-const isBackoff = shaped({ question: text, unknowns: (n) => whole(n) && n >= 1, nextPollAt: whole });
+const isBackoff = shaped({ question: text, unknowns: (n) => wholeNumber(n) && n >= 1, nextPollAt: wholeNumber });
 
 /**
  * Why a saved episode's back-off is one the API cannot have asked for, if it is: not of its shape,
@@ -209,7 +210,7 @@ function hintFor(failure: Failure, nowMs: number): string | undefined {
 		return `The gateway answered U (outcome unknown)${times}. As the API asks, the trigger stops asking this question until ${askAgain} (${waitMinutes} minutes), and asks again at most ${UNKNOWN_REPEATS} times in all, ${UNKNOWN_RETRY_MINUTES} to ${UNKNOWN_RETRY_SCHEDULE_MINUTES[UNKNOWN_REPEATS - 1]} minutes apart (${UNKNOWN_BACKOFF_HOURS} hours). Meanwhile it emits nothing and reports nothing; the first answer that is not U ends the wait, and that poll reports what changed meanwhile, once. It reports again only if every repeat is answered U.`;
 	}
 	if (failure.unsettled !== undefined) {
-		return `The list changed while each of the last ${failure.unsettled} polls read it (each read it up to 4 times), so the trigger could not tell what really changed: these polls emitted nothing and the saved state did not change. It goes on polling without reporting this again, and the first poll that reads the list whole reports what changed, once. A list that keeps changing this long may be bound and unbound by an automated process: check with the gateway's operator.`;
+		return `The list changed while each of the last ${failure.unsettled} polls read it (each read it up to ${MAX_READS.confirmed} times), so the trigger could not tell what really changed: these polls emitted nothing and the saved state did not change. It goes on polling without reporting this again, and the first poll that reads the list whole reports what changed, once. A list that keeps changing this long may be bound and unbound by an automated process: check with the gateway's operator.`;
 	}
 	return undefined;
 }
@@ -238,6 +239,6 @@ export function activationError(
 		watched,
 		'The workflow was not activated: ',
 		'could not be read at activation',
-		'Every entry needs the baseline the activation poll takes, or a change made before a restart could go unreported. Activate again once they can be read (5 minutes later after a status U), or remove them from the set; split a set too large to read within one poll.',
+		`Every entry needs the baseline the activation poll takes, or a change made before a restart could go unreported. Activate again once they can be read (${UNKNOWN_RETRY_MINUTES} minutes later after a status U), or remove them from the set; split a set too large to read within one poll.`,
 	);
 }

@@ -3,13 +3,14 @@
  * n8n saves some polls and not others, by setup (docs/internals.md, Restarts): this process
  * remembers what it last wrote per node (pollRecord.ts: what each write leaves) and carries on from
  * it when given an older copy; a quiet poll's write come back fresh without its global mark proves
- * every poll is saved, and then the state holds every earlier poll's finding (`whole`).
+ * every poll is saved, and then the state holds every earlier poll's finding (`wholeHistory`).
  */
 import { markOf, readPollRecord, type PollRecord } from './pollRecord';
 import { digest } from './savedState';
+import { LEGACY_BESIDE_KEYS } from './watchState';
 
 /** The node's static data carried: the state, the record, and what 0.1.0 and 0.2.0 kept beside one subject's state. */
-export const NODE_DATA_KEYS = ['state', 'pollRecord', 'unknownBackoff', 'listUnsettled'] as const;
+export const NODE_DATA_KEYS = ['state', 'pollRecord', ...LEGACY_BESIDE_KEYS] as const;
 export type NodeData = Partial<Record<(typeof NODE_DATA_KEYS)[number], unknown>>;
 
 /** What this process last wrote for a node (`record` absent: the run it has just started; 64 MiB hold about 200,000 quota triggers). */
@@ -39,7 +40,7 @@ export interface Carried {
 	/** With no record: the run to start. */
 	run?: number;
 	/** Whether the state carried on from holds every earlier poll's finding. */
-	whole: boolean;
+	wholeHistory: boolean;
 	/** What this poll's record says of it. */
 	everyPollSaved: boolean;
 }
@@ -98,7 +99,8 @@ export class PollMemory {
 		const carried = this.follow(node, saved, staticData, mark);
 		const run = carried.record?.run ?? carried.run ?? 0;
 		// A newer activation than any data the poll has: its poll was not saved, and its baseline is lost.
-		if (activated !== undefined && activated > run) return { fresh: true, run: activated, whole: false, ...unproven };
+		if (activated !== undefined && activated > run)
+			return { fresh: true, run: activated, wholeHistory: false, ...unproven };
 		return carried;
 	}
 
@@ -107,30 +109,30 @@ export class PollMemory {
 		// An n8n restart (or this node forgotten for memory): the saved data, whole if its record says every
 		// poll is saved (which a restart does not change).
 		const proven = saved?.everyPollSaved === true;
-		if (!mine) return { record: saved, whole: proven, everyPollSaved: proven };
+		if (!mine) return { record: saved, wholeHistory: proven, everyPollSaved: proven };
 		const last = mine.record;
 		// A run this process started (an activation) and has not written yet: nothing saved is of it.
-		if (!last) return { adopt: mine.data, run: mine.run, whole: true, ...unproven };
+		if (!last) return { adopt: mine.data, run: mine.run, wholeHistory: true, ...unproven };
 		if (saved?.born === last.born) {
 			if (saved.polls === last.polls) {
 				// The last write of this process came back, in a copy of its own (not the object it wrote
 				// into): it was saved. A quiet poll's, saved without its global mark, proves every poll is.
 				const fresh = !this.writtenInto.has(staticData);
 				const everyPollSaved = fresh && ((last.quiet && mark !== markOf(last)) || saved.everyPollSaved);
-				return { record: saved, whole: true, everyPollSaved };
+				return { record: saved, wholeHistory: true, everyPollSaved };
 			}
 			// Written since by another process (another main): carry on from it.
-			if (saved.polls > last.polls) return { record: saved, whole: false, ...unproven };
+			if (saved.polls > last.polls) return { record: saved, wholeHistory: false, ...unproven };
 		} else if (saved && saved.run >= last.run) {
 			// Another run, at least as new, that this process did not write: another process's activation.
-			return { record: saved, whole: false, ...unproven };
+			return { record: saved, wholeHistory: false, ...unproven };
 		}
 		// A write of this process was not saved (or an older run's data is what n8n gave): carry on from
 		// it. Lost were only writes of polls that threw (no n8n setup saves one) when the data given is
 		// the last write of a poll that did not: that keeps what its record proved.
 		const thrownOnly = saved !== undefined && saved.born === mine.kept?.born && saved.polls === mine.kept.polls;
 		const everyPollSaved = thrownOnly && saved.everyPollSaved;
-		return { adopt: mine.data, keepState: mine.shed, record: last, whole: !mine.shed, everyPollSaved };
+		return { adopt: mine.data, keepState: mine.shed, record: last, wholeHistory: !mine.shed, everyPollSaved };
 	}
 
 	/**

@@ -10,6 +10,18 @@
  */
 import { settle, type Settled } from '../shared/core/flow/settle';
 
+/** Requests of a poll at once: one paced, rate-limit aware stream for every entry. */
+export const POLL_WIDTH = 8;
+/**
+ * The longest entries read side by side take: half of n8n's shortest poll interval (a minute), so
+ * that a poll ends well before the next is due; n8n 2.x's poll budget when it is shorter.
+ */
+export const SHARED_BUDGET_MS = 30_000;
+/**
+ * n8n-core's poll budget where n8n sets none of its own (1.x, the default poller, 2.x's activation
+ * polls): an entry with the poll to itself, and the activation poll, have that long.
+ */
+export const N8N_DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 /** The share of a budget the estimate may plan for: the rest absorbs a slower answer or a retry. */
 const PLANNED_SHARE = 0.8;
 /** Entries in progress at once at most, whatever the estimate says (memory: one list each). */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { flag, isRecord, optional, shaped, text, whole, type StateReading } from './savedState';
+import { flag, isRecord, optional, shaped, text, wholeNumber, type StateReading } from './savedState';
 
 export const POLL_RECORD_VERSION = 1;
 
@@ -27,14 +27,14 @@ export interface PollRecord {
 
 /** More polls than a run can count (one a second for 34,000 years): a record claiming more is damage. */
 const MAX_POLLS = 2 ** 40;
-const count = (least: number) => (n: unknown) => whole(n, MAX_POLLS) && n >= least;
+const count = (least: number) => (n: unknown) => wholeNumber(n, MAX_POLLS) && n >= least;
 /** Fields added after the record's first release are optional (`run` read as 0, the flags as false). */
 const isRecordShape = shaped({
 	version: (v) => v === POLL_RECORD_VERSION,
 	born: text,
 	polls: count(1),
 	run: optional(count(0)),
-	at: whole,
+	at: wholeNumber,
 	quiet: optional(flag),
 	everyPollSaved: optional(flag),
 });
@@ -55,7 +55,7 @@ export function activationRun(global: Record<string, unknown>, nodeId: string): 
 	const runs = global[ACTIVATION_RUNS_KEY];
 	const run = isRecord(runs) ? runs[nodeId] : undefined;
 	// Below the bound, so that the next activation's run (one more) is still one a record may hold.
-	return whole(run, MAX_POLLS - 1) ? run : undefined;
+	return wholeNumber(run, MAX_POLLS - 1) ? run : undefined;
 }
 
 /** The key of the global static data holding, per trigger node ID, the mark of its last write (`born:polls`). */

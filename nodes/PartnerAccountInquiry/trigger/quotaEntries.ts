@@ -87,13 +87,13 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 				const { below, amount } = outcome.next;
 				const moved = () => !state || below !== state.below || amount !== state.amount || threshold !== state.threshold;
 				// Over the cap: nothing emitted and the state stays (none: no baseline yet), so a later poll fires it.
-				if (outcome.fired.length > cap) return { events: [], next: state, held: false, moved: () => false };
+				if (outcome.fired.length > cap) return { events: [], next: state, unchanged: false, moved: () => false };
 				const events = outcome.fired.map((event) => {
 					const json: IDataObject = { ...quota, event, ...naming, previousAmount: outcome.previousAmount ?? null };
 					if (event === 'quotaBelowThreshold') json.threshold = threshold;
 					return json;
 				});
-				return { events, next: outcome.next, held: false, moved };
+				return { events, next: outcome.next, unchanged: false, moved };
 			},
 			sample: async (s) => [{ ...(await getQuota(s, question)), event: [...wanted][0], ...naming }],
 		};

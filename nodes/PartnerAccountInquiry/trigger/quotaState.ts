@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { QuotaEvent } from './events';
-import { finite, flag, headerProblem, optional, shaped, text, whole, type StateReading } from './savedState';
+import { finite, flag, headerProblem, optional, shaped, text, wholeNumber, type StateReading } from './savedState';
 
 /** The quota state's format (version 3 since release 0.1.0); another is damage (a fresh baseline and a warning). */
 export const QUOTA_STATE_VERSION = 3;
@@ -65,7 +65,7 @@ export function quotaEvents(
 
 const isQuotaShape = shaped({
 	born: text,
-	serial: (n) => whole(n) && n >= 1,
+	serial: (n) => wholeNumber(n) && n >= 1,
 	amount: finite,
 	below: flag,
 	threshold: optional(finite),

@@ -29,7 +29,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** A check of a saved value (static data can be edited, imported or left by an older release). */
 export type Check = (value: unknown) => boolean;
-export const whole = (n: unknown, max = Number.MAX_SAFE_INTEGER): n is number =>
+export const wholeNumber = (n: unknown, max = Number.MAX_SAFE_INTEGER): n is number =>
 	typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= max;
 export const text: Check = (value) => typeof value === 'string';
 export const flag: Check = (value) => typeof value === 'boolean';

@@ -13,8 +13,9 @@ import { UnsavedWorkflowError } from '../shared/core/errors';
 
 import { NODE_DATA_KEYS, type Carried, type PollMemory } from './pollMemory';
 import { activationRun, markWrite, nextRecord, readPollRecord, recordActivation, savedMark } from './pollRecord';
+import { N8N_DEFAULT_POLL_BUDGET_MS } from './pollPlan';
 import type { Watch } from './watch';
-import { readWatchState, type HeldEvent, type LegacyBeside, type WatchState } from './watchState';
+import { LEGACY_BESIDE_KEYS, readWatchState, type HeldEvent, type LegacyBeside, type WatchState } from './watchState';
 
 /** What a poll did: emitted nothing, something, or threw a report. */
 export type Outcome = WatchState['last'];
@@ -26,7 +27,7 @@ export type Loaded = {
 	/** At a user's activation, the events the state it set aside held back: they still follow. */
 	setAside: HeldEvent[];
 	/** The state carried on from holds every earlier poll's finding. */
-	whole: boolean;
+	wholeHistory: boolean;
 	/** The poll n8n runs at a user's activation: it takes the baselines; a failure fails the activation. */
 	activating: boolean;
 	/** Not that poll, nor the first after n8n starts or an edit is saved (n8n: failing to activate). */
@@ -58,29 +59,11 @@ export function openStore(
 		commit: (state) => {
 			staticData.state = state as unknown as IDataObject;
 			// What 0.1.0 and 0.2.0 kept beside one subject's state is in the state now.
-			for (const key of ['unknownBackoff', 'listUnsettled']) delete staticData[key];
+			for (const key of LEGACY_BESIDE_KEYS) delete staticData[key];
 			write(state.last);
 		},
 	};
 }
-
-type Book = {
-	/** The state carried on from holds every earlier poll's finding. */
-	whole: boolean;
-	/** The poll n8n runs at a user's activation: it takes the baselines; a failure fails the activation. */
-	activating: boolean;
-	/** Not that poll, nor the first after n8n starts or an edit is saved (n8n: failing to activate). */
-	mayReport: boolean;
-	/** At a user's activation, the state it set aside: the events it held back still follow. */
-	setAside?: unknown;
-	/** Every poll's write is known to be saved here (durable cursors). */
-	everyPollSaved: boolean;
-	/** Records the poll's write, here and in this process. */
-	write: (outcome: Outcome) => void;
-};
-
-/** n8n-core's poll budget where n8n sets none of its own (every poll but 2.x's scheduled ones). */
-const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 
 /**
  * The longest workflow ID whose static data the running n8n saves (its `isWorkflowIdValid`): 16
@@ -104,7 +87,11 @@ export function warn(fn: IPollFunctions, problem: string, outcome: string): void
  * poll carries on from the newest data, its own or what this process wrote that n8n did not save,
  * or starts anew if the last activation is newer than both (its poll was not saved).
  */
-function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDataObject): Book {
+function openBook(
+	fn: IPollFunctions,
+	memory: PollMemory,
+	staticData: IDataObject,
+): Omit<Loaded, 'state' | 'setAside'> & { setAside?: unknown; write: (outcome: Outcome) => void } {
 	const node = nodeName(fn);
 	const { first, reused } = memory.firstPollOf(fn, node);
 	// n8n's default poller makes one context per activation and reuses it; 2.x's poll scheduler one
@@ -114,7 +101,7 @@ function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDataObjec
 	// 2.x's scheduler gives its polls a budget (45 s less a margin, by default), its activation polls
 	// and n8n's default poller n8n-core's default of 5 minutes (1.x none).
 	const budget = (fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.();
-	const scheduled = budget !== undefined && budget !== DEFAULT_POLL_BUDGET_MS && !reused;
+	const scheduled = budget !== undefined && budget !== N8N_DEFAULT_POLL_BUDGET_MS && !reused;
 	const mode = fn.getActivationMode();
 	const activating = first && mode === 'activate';
 	const startup = first && (mode === 'init' || (mode === 'update' && !scheduled));
@@ -151,7 +138,7 @@ function openBook(fn: IPollFunctions, memory: PollMemory, staticData: IDataObjec
 		}
 	}
 	return {
-		whole: carried.whole,
+		wholeHistory: carried.wholeHistory,
 		everyPollSaved: carried.everyPollSaved,
 		setAside,
 		activating,

@@ -124,13 +124,13 @@ function beneficiaryEntries(
 			// A list of one page is one answer, read once; a longer one is confirmed unless it held.
 			cost: (record, width, typicalPages) => {
 				const pages = record?.pages ?? typicalPages;
-				return listCost(key, pages, pages > 1 && !record?.held ? 2 : 1, width);
+				return listCost(key, pages, pages > 1 && !record?.unchanged ? 2 : 1, width);
 			},
 			read: async (s, read, observed) =>
 				await listBeneficiaries(s, { ...question, settled: compared?.settled }, read, observed),
 			compare: (saved, read, cap) => {
 				const list = read as IDataObject[];
-				if (!saved || !compared) return { events: [], next: baseline(key, list), held: false, moved: () => true };
+				if (!saved || !compared) return { events: [], next: baseline(key, list), unchanged: false, moved: () => true };
 				const { events, next } = compared.diff(list, wanted, cap);
 				const items = events.map(({ event, beneficiary, changes, possibleBankChange }) =>
 					shown({
@@ -143,7 +143,7 @@ function beneficiaryEntries(
 				);
 				// Asked only when a report is due: whether the list's state changed at all (entries, columns).
 				const moved = () => next !== saved && JSON.stringify(next) !== JSON.stringify(saved);
-				return { events: items, next, held: next === saved, moved };
+				return { events: items, next, unchanged: next === saved, moved };
 			},
 			sample: async (s) => {
 				const sample = await listBeneficiaries(s, { ...question, limit: SAMPLE_SIZE });

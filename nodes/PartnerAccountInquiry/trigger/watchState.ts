@@ -10,11 +10,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { currentFailure, isStages, type Failure, type SavedFailure } from './failures';
+import { currentFailure, isStages, UNKNOWN_REPEATS, type Failure, type SavedFailure } from './failures';
 import type { Family } from './events';
 import type { LegacyKey } from './legacyKeys';
 import type { Pace } from './pollPlan';
-import { every, finite, flag, isRecord, optional, shaped, text, whole, type Check } from './savedState';
+import { every, finite, flag, isRecord, optional, shaped, text, wholeNumber, type Check } from './savedState';
 
 /** Each watched entry's keys in states of 0.3.0 and before (legacyKeys.ts), and its key now. */
 export type LegacyKeys = ReadonlyMap<string, LegacyKey>;
@@ -26,15 +26,16 @@ const MIGRATED_VERSIONS = [2, WATCH_STATE_VERSION];
 export const MAX_HELD_EVENTS = 2000;
 
 /**
- * An entry's record: `readAt` the turn it was last read at (0: never); `held`: its last read was as
- * saved; `doubt`: its state may lack a finding n8n did not save (quotaState.ts: a quota below alerts).
+ * An entry's record: `readAt` the turn it was last read at (0: never); `unchanged`: its last read
+ * found the saved state as it was (0.3.0 named it `held`); `doubt`: its state may lack a finding
+ * n8n did not save (quotaState.ts: a quota below alerts).
  */
 export interface EntryRecord {
 	state?: unknown;
 	readAt: number;
 	failure?: Failure;
 	pages?: number;
-	held?: boolean;
+	unchanged?: boolean;
 	doubt?: boolean;
 }
 /** A failure episode that ended before it was reported (the entry's last `episodes` of them): reported still, once. */
@@ -56,8 +57,9 @@ export interface WatchState {
 	pace?: Pace;
 }
 
-/** What the node's static data held for one subject before (0.1.0, 0.2.0): beside `state`. */
-export type LegacyBeside = { unknownBackoff?: unknown; listUnsettled?: unknown };
+/** What the node's static data held for one subject before (0.1.0, 0.2.0), beside `state`: in the state now. */
+export const LEGACY_BESIDE_KEYS = ['unknownBackoff', 'listUnsettled'] as const;
+export type LegacyBeside = Partial<Record<(typeof LEGACY_BESIDE_KEYS)[number], unknown>>;
 
 export function emptyState(family: Family): WatchState {
 	return {
@@ -122,11 +124,14 @@ export function readWatchState(
 	};
 }
 
-/** Every entry's failure episode in this version's form (0.3.0 and before counted what was reported). */
+/** Every entry record in this version's form: 0.3.0 and before counted what a failure reported, and named `unchanged` `held`. */
 function withCurrentFailures(state: WatchState): WatchState {
 	const entries: Record<string, EntryRecord> = {};
-	for (const [key, record] of Object.entries(state.entries)) {
-		entries[key] = record.failure ? { ...record, failure: currentFailure(record.failure) } : record;
+	for (const [key, { held, ...record }] of Object.entries(
+		state.entries as Record<string, EntryRecord & { held?: boolean }>,
+	)) {
+		entries[key] = { ...record, ...(held === undefined ? {} : { unchanged: held }) };
+		if (record.failure) entries[key].failure = currentFailure(record.failure);
 	}
 	return { ...state, entries };
 }
@@ -173,23 +178,24 @@ const failure = shaped({
 	kind: optional((v) => ['unknown', 'unsettled', 'failed'].includes(v as string)),
 	told: optional(isStages),
 	reported: optional((v) => [0, 1, 2].includes(v as number)),
-	unsettled: optional(whole),
-	since: optional(whole),
+	unsettled: optional(wholeNumber),
+	since: optional(wholeNumber),
 });
 /** The saved state's parts and what each must be (a failure's back-off is checked where it is used: failures.ts). */
 const PARTS: Record<string, Check> = {
 	entries: every(
 		shaped({
-			readAt: whole,
-			pages: optional(whole),
+			readAt: wholeNumber,
+			pages: optional(wholeNumber),
+			unchanged: optional(flag),
 			held: optional(flag),
 			doubt: optional(flag),
 			failure: optional(failure),
 		}),
 	),
-	turn: whole,
+	turn: wholeNumber,
 	held: (v) => Array.isArray(v) && v.length <= MAX_HELD_EVENTS && v.every(shaped({ key: text, json: isRecord })),
-	ended: every(shaped({ reason: text, episodes: (v) => whole(v) && v >= 1, endedAt: whole })),
+	ended: every(shaped({ reason: text, episodes: (v) => wholeNumber(v) && v >= 1, endedAt: wholeNumber })),
 	last: (v) => ['quiet', 'emitted', 'reported'].includes(v as string),
 	pace: optional(shaped({ roundTripMs: positive, msPerRequest: positive })),
 };
@@ -202,14 +208,19 @@ function legacyFailure(
 	{ unknownBackoff: backoff, listUnsettled: unsettled }: LegacyBeside,
 	key: string,
 ): SavedFailure | undefined {
-	if (isRecord(backoff) && backoff.question === key && whole(backoff.unknowns) && whole(backoff.nextPollAt)) {
+	if (
+		isRecord(backoff) &&
+		backoff.question === key &&
+		wholeNumber(backoff.unknowns) &&
+		wholeNumber(backoff.nextPollAt)
+	) {
 		// A back-off of 0.1.0 (no `reported`) counts as reported, as that release reported it.
 		const saved = backoff.reported as 0 | 1 | 2;
-		const reported = [0, 1, 2].includes(saved) ? saved : backoff.unknowns > 7 ? 2 : 1;
+		const reported = [0, 1, 2].includes(saved) ? saved : backoff.unknowns > UNKNOWN_REPEATS ? 2 : 1;
 		const next = { question: key, unknowns: backoff.unknowns, nextPollAt: backoff.nextPollAt };
 		return { reason: 'The API answered U (outcome unknown)', reported, backoff: next };
 	}
-	if (isRecord(unsettled) && unsettled.question === key && whole(unsettled.polls) && unsettled.polls > 0) {
+	if (isRecord(unsettled) && unsettled.question === key && wholeNumber(unsettled.polls) && unsettled.polls > 0) {
 		const reason = 'The beneficiary list changed while it was being read';
 		return { reason, reported: unsettled.told === true ? 1 : 0, unsettled: unsettled.polls };
 	}

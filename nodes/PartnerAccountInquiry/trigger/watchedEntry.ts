@@ -31,10 +31,10 @@ export interface WatchedEntry {
 }
 
 /**
- * `held`: the read was the saved state as it was (one read of a list); `moved`: the state moved in
- * a way a restart must not lose (a baseline, a re-armed alert, a list that changed).
+ * `unchanged`: the read was the saved state as it was (one read of a list); `moved`: the state moved
+ * in a way a restart must not lose (a baseline, a re-armed alert, a list that changed).
  */
-export type Compared = { events: IDataObject[]; next: unknown; held: boolean; moved: () => boolean };
+export type Compared = { events: IDataObject[]; next: unknown; unchanged: boolean; moved: () => boolean };
 
 export type Context = {
 	options: IDataObject;

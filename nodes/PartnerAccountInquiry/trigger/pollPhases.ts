@@ -1,0 +1,179 @@
+/**
+ * A poll's phases over plain data (poll.ts runs them in order): plan (each watched entry's record
+ * and saved state, the held events as the events picked now have them), read (pollPlan.ts, each
+ * entry compared as it arrives), settle (each record after its read: a failure episode goes on or
+ * ends), cap (events in the order found, at most the cap now, the rest held) and the state after.
+ */
+import { maskBankDetails } from '../shared/core/masking';
+import { MAX_EVENTS_PER_POLL, pairedRemoval } from './beneficiaryDiff';
+import { changeEvent, type TriggerEvent } from './events';
+import { backoffProblem, dueStage, endedUnreported, failureAfter, told, type Pending } from './failures';
+import type { PollReads } from './pollPlan';
+import type { Loaded } from './store';
+import type { Watch } from './watch';
+import type { Compared, WatchedEntry } from './watchedEntry';
+import {
+	MAX_HELD_EVENTS,
+	emptyState,
+	type EndedFailure,
+	type EntryRecord,
+	type HeldEvent,
+	type WatchState,
+} from './watchState';
+
+/** What a poll works on: each watched entry's record and saved state, episodes ended untold, the events held back. */
+export interface PollData {
+	turn: number;
+	entries: Record<string, EntryRecord>;
+	ended: Record<string, EndedFailure>;
+	saved: Map<string, unknown>;
+	held: HeldEvent[];
+}
+
+/** An entry read to its end: what it returned, whether its state was trusted whole, and its comparison. */
+export type Read = { value: unknown; sure: boolean; compared: Compared };
+
+/**
+ * Plan: entries no longer watched are dropped with what they held; new ones start without a state
+ * (their baseline). `warn` names a saved state or back-off that cannot be used (dropped).
+ */
+export function plan(loaded: Loaded, watch: Watch, now: number, warn: (problem: string, outcome: string) => void) {
+	const before = loaded.state;
+	const data: PollData = { turn: before.turn + 1, entries: {}, ended: {}, saved: new Map(), held: [] };
+	for (const entry of watch.entries) {
+		const record: EntryRecord = { ...(before.entries[entry.key] ?? { readAt: 0 }) };
+		// A state that may lack a finding a lost write held (a re-armed alert) stays in doubt until read.
+		if (!loaded.wholeHistory) record.doubt = true;
+		data.entries[entry.key] = record;
+		if (before.ended[entry.key]) data.ended[entry.key] = before.ended[entry.key];
+		const own = record.state === undefined ? {} : entry.readState(record.state);
+		const named = (problem: string) => (watch.many ? `${entry.label}: ${problem}` : problem);
+		if (own.problem) warn(named(own.problem), 'its entry records a fresh baseline and reports no change');
+		data.saved.set(entry.key, own.state);
+		// A back-off the API could not have asked for (edited, a clock stepped back): dropped with its episode, asked at once.
+		const damage = record.failure && backoffProblem(record.failure, now);
+		if (damage) warn(named(damage), 'the back-off is started anew and this poll asks at once');
+		if (damage) delete record.failure;
+	}
+	// Events held back before a deactivation were found while active: they follow (for entries still
+	// watched), as the events picked now have them: one no longer picked is not emitted (the state
+	// moved past it); a change held as Bank Details Changed is a Beneficiary Changed without it.
+	const watched = new Set(watch.entries.map(({ key }) => key));
+	data.held = [...loaded.setAside, ...before.held].flatMap(({ key, json }) => {
+		const changed = json.changes ? Object.keys(json.changes) : undefined;
+		const event = changed ? changeEvent(changed, watch.events) : (json.event as TriggerEvent);
+		return watched.has(key) && event && watch.events.has(event) ? [{ key, json: { ...json, event } }] : [];
+	});
+	return data;
+}
+
+/** The entries with a stage of an episode to report or an episode ended untold (`live`: this poll's errors). */
+export function pending(data: PollData, watch: Watch, live?: Map<string, unknown>): Pending[] {
+	return watch.entries.flatMap(({ key, label, where }) => {
+		const failure = data.entries[key].failure;
+		const going = dueStage(failure) ? failure : undefined;
+		const ended = data.ended[key];
+		return going || ended ? [{ label, where, failure: going, ended, error: live?.get(key) }] : [];
+	});
+}
+
+/**
+ * Settle: each entry read to its end (or cut short as too large) moves its record: a success ends
+ * its episode (what nobody heard of it is left to report), a failure goes on with it. Returns the
+ * entries read with what they found, and this poll's errors by entry.
+ */
+export function settle(
+	data: PollData,
+	watch: Watch,
+	reads: PollReads<Read>,
+	tooLarge: (key: string) => Error,
+	pages: (key: string) => number | undefined,
+	now: number,
+) {
+	const live = new Map<string, unknown>();
+	const found: Array<Read & { entry: WatchedEntry }> = [];
+	for (const entry of watch.entries) {
+		const record = data.entries[entry.key];
+		const size = pages(entry.key);
+		if (size !== undefined) record.pages = size;
+		const outcome =
+			reads.tooLarge === entry.key ? { ok: false as const, error: tooLarge(entry.key) } : reads.outcomes.get(entry.key);
+		if (!outcome) continue;
+		record.readAt = data.turn;
+		if (outcome.ok) {
+			const left = endedUnreported(record.failure, data.ended[entry.key], now);
+			if (left) data.ended[entry.key] = left;
+			delete record.failure;
+			delete record.doubt;
+			found.push({ entry, ...outcome.value });
+		} else {
+			record.failure = failureAfter(record.failure, outcome.error, entry.key, now);
+			live.set(entry.key, outcome.error);
+		}
+	}
+	return { found, live };
+}
+
+/**
+ * Cap: events in the order found (held ones first), each entry's state moving past its own; what
+ * does not fit in the held queue either stays in its entry's list, found again later. Returns the
+ * queue; `cut` says how much of it is emitted now.
+ */
+export function queueEvents(data: PollData, found: Array<Read & { entry: WatchedEntry }>): HeldEvent[] {
+	// One place fewer than the queue holds: the cut may move back by one (a bank change never parted).
+	let room = MAX_EVENTS_PER_POLL - 1 + MAX_HELD_EVENTS - data.held.length;
+	const queue: HeldEvent[] = [...data.held];
+	for (const { entry, value, sure, compared } of found) {
+		const record = data.entries[entry.key];
+		const { events, next } =
+			compared.events.length <= room ? compared : entry.compare(data.saved.get(entry.key), value, room, sure);
+		room -= events.length;
+		if (next === undefined) delete record.state;
+		else record.state = next;
+		record.unchanged = compared.unchanged;
+		queue.push(...events.map((json) => ({ key: entry.key, json })));
+	}
+	return queue;
+}
+
+/**
+ * The queue cut at the cap, which never parts a bank change without a reference ID (an Added and
+ * its Removed, side by side): what is emitted now, and what is held, masked (the state never keeps
+ * bank details whole; held ones were masked when first held).
+ */
+export function cut(data: PollData, queue: HeldEvent[]): { emitted: HeldEvent[]; held: HeldEvent[] } {
+	const [last, next] = [queue[MAX_EVENTS_PER_POLL - 1], queue[MAX_EVENTS_PER_POLL]];
+	const at = MAX_EVENTS_PER_POLL - (next && pairedRemoval(last, next) ? 1 : 0);
+	const held = queue
+		.slice(at)
+		.map((event, i) => (i + at < data.held.length ? event : { ...event, json: maskBankDetails(event.json) }));
+	return { emitted: queue.slice(0, at), held };
+}
+
+/** The state after a poll that emitted `emitted` and holds `held`; a report marks every episode's due stage told. */
+export function stateAfter(
+	data: PollData,
+	watch: Watch,
+	{
+		emitted,
+		held,
+		reported,
+		pace,
+	}: { emitted: HeldEvent[]; held: HeldEvent[]; reported: boolean; pace?: WatchState['pace'] },
+): WatchState {
+	for (const record of reported ? Object.values(data.entries) : []) {
+		if (record.failure) record.failure = told(record.failure);
+	}
+	const last = reported ? 'reported' : emitted.length > 0 ? 'emitted' : 'quiet';
+	const { turn, entries } = data;
+	const state: WatchState = {
+		...emptyState(watch.family),
+		turn,
+		entries,
+		held,
+		ended: reported ? {} : data.ended,
+		last,
+	};
+	if (pace) state.pace = pace;
+	return state;
+}
