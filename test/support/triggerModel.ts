@@ -93,6 +93,11 @@ export interface Model {
 	mayRepeat: Set<string>;
 	/** A poll may have held events back (a burst): no sync check until one emits fewer than the cap. */
 	holding: boolean;
+	/**
+	 * Entries whose held events of an event unpicked were dropped (README: one no longer picked is
+	 * not emitted, also from what waits): their next whole read takes the world as told, unchecked.
+	 */
+	droppedHeld: Set<string>;
 	serial: number;
 	/** Identities the world ever had per entry, and removed ever (an event about another is invented). */
 	ever: Record<string, Set<string>>;
@@ -113,6 +118,7 @@ export function newModel(family: Family, saving: N8nSaving): Model {
 		memory: {},
 		mayRepeat: new Set(),
 		holding: false,
+		droppedHeld: new Set(),
 		serial: 0,
 		ever: {},
 		gone: {},
@@ -281,6 +287,8 @@ export class Run {
 		if (kind === 'events') {
 			const all = m.family === 'quota' ? QUOTA_EVENTS : BENEFICIARY_EVENTS;
 			const picked = all.filter((_, i) => ((a % (2 ** all.length - 1)) + 1) & (1 << i));
+			if (m.holding && m.events.some((event) => !picked.includes(event)))
+				for (const id of entryIds(m)) m.droppedHeld.add(id);
 			m.events = picked;
 		} else if (kind === 'threshold') m.threshold = THRESHOLDS[a % THRESHOLDS.length];
 		else if (kind === 'timeout') m.timeout = !m.timeout;
@@ -455,6 +463,10 @@ export class Run {
 		for (const item of items) this.listEvent(entry, known, item);
 		if (holding) return;
 		const list = known.list;
+		if (this.m.droppedHeld.delete(entry)) {
+			known.list = world;
+			return;
+		}
 		const wants = (event: string) => this.m.events.includes(event);
 		for (const [id, fp] of Object.entries(world)) {
 			if (list[id] === undefined) {

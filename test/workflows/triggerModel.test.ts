@@ -126,6 +126,14 @@ const REGRESSIONS: Array<[name: string, family: Family, saving: (typeof SAVINGS)
 		'durable',
 		[['fault', 0, 'F'], ['rows', 0], ['poll'], ['bindUntagged', 3], ['burst', 0]],
 	],
+	[
+		// The model's own gap, not the trigger's: held Added events dropped when Added was unpicked
+		// (as the README says) do not come back when it is picked again.
+		'events held behind the cap, their event unpicked during a failing read, then picked again',
+		'beneficiaries',
+		'emit',
+		[['poll'], ['burst', 0], ['restart'], ['fault', 0, 'F'], ['events', 7], ['events', 0]],
+	],
 ];
 describe('regressions the model found', () => {
 	for (const [name, family, saving, sequence] of REGRESSIONS) {
