@@ -203,6 +203,15 @@ export async function executions(app, database, ids) {
 	return out;
 }
 
+/** The executions of `ids` (as `executions`), read once none of them is still running (for at most a minute). */
+export async function settledExecutions(app, database, ids) {
+	for (let tries = 0; ; tries++) {
+		const e = await executions(app, database, ids);
+		if (tries === 30 || !Object.values(e).flat().some((x) => ['new', 'running'].includes(x.status))) return e;
+		await sleep(2000);
+	}
+}
+
 /** A saved date as ms: SQLite gives epoch ms (a number or its digits) or UTC text without a zone. */
 function when(at) {
 	if (at == null) return 0;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 import { PACKAGE, PREVIOUS, ROOT, VERSION, die, say, sleep } from './harness.mjs';
 import { installTarball } from './install.mjs';
-import { SMOKE_CREDENTIAL, cliMust, credentials, executions, n8nEnv, rest, startN8n, startSimulator } from './n8n.mjs';
+import { SMOKE_CREDENTIAL, cliMust, credentials, n8nEnv, rest, settledExecutions, startN8n, startSimulator } from './n8n.mjs';
 import { DURABLE, SCENARIOS, TRIGGER } from './scenarios.mjs';
 
 /**
@@ -71,13 +71,7 @@ export async function runSession(app, spec, { work, registry, tarball, results, 
 			return id.length <= 16 ? id : die(`workflow ID ${id} is longer than n8n 1.x saves static data for (16)`);
 		},
 		/** The executions of `ids`, read once none of them is still running (for at most a minute). */
-		async exec(ids) {
-			for (let tries = 0; ; tries++) {
-				const e = await executions(app, join(user, '.n8n/database.sqlite'), ids);
-				if (tries === 30 || !Object.values(e).flat().some((x) => ['new', 'running'].includes(x.status))) return e;
-				await sleep(2000);
-			}
-		},
+		exec: (ids) => settledExecutions(app, join(user, '.n8n/database.sqlite'), ids),
 		...pollWatch(sim, app.tick),
 		/** Waits until the executions of `ids` each satisfy `done`, for at most `ticks` ticks and a minute. */
 		async waitExec(ids, done, ticks, what) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { ROOT, die, sleep, until } from './harness.mjs';
 import { installTarball } from './install.mjs';
-import { SMOKE_CREDENTIAL, cliMust, credentials, executions, n8nEnv, nodeItems, rest, startN8n, startSimulator } from './n8n.mjs';
+import { SMOKE_CREDENTIAL, cliMust, credentials, n8nEnv, nodeItems, rest, settledExecutions, startN8n, startSimulator } from './n8n.mjs';
 import { floorSubjects, readExample } from './smoke.mjs';
 
 const SLACK = { id: 'PaiShippedSlack1', name: 'Slack account', type: 'slackApi' }; // the name the examples' Slack nodes give
@@ -54,13 +54,7 @@ export async function runShipped(app, { work, registry, tarball, results, logs }
 	const env = n8nEnv(app, user, registry.clientEnv);
 	const examples = EXAMPLES.map((x) => ({ ...x, ...readExample(x.file) }));
 	const ids = examples.map((x) => x.workflow.id);
-	const exec = async () => {
-		for (let tries = 0; ; tries++) {
-			const e = await executions(app, join(user, '.n8n/database.sqlite'), ids);
-			if (tries === 30 || !Object.values(e).flat().some((x) => ['new', 'running'].includes(x.status))) return e;
-			await sleep(2000);
-		}
-	};
+	const exec = () => settledExecutions(app, join(user, '.n8n/database.sqlite'), ids);
 	/** The messages of an example's executions after the first `from`. */
 	const messages = (e, x, from = 0) => e[x.workflow.id].slice(from).flatMap((run) => nodeItems(run.run, x.message).map((j) => String(j.message)));
 	let n8n;
