@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useSimulator } from '../support/helpers';
 import { later, upgradedFrom, useClock, type SavedByRelease } from '../support/pollerApp';
@@ -25,9 +25,10 @@ const { sim } = useSimulator({ port: Number(new URL(FIXTURE.baseUrl).port) });
 useClock();
 const FAIL = { status: 'F', code: 'PROCESS_FAIL', message: 'Process failed' } as const;
 
-/** n8n started with this release over what 0.3.0 saved for `name`. */
-function upgraded(name: string) {
-	const { poller, staticData } = upgradedFrom(sim, name, FIXTURE[name]);
+/** n8n started with this release over what 0.3.0 saved for `name` (its parameters edited by `edit`). */
+function upgraded(name: string, edit: INodeParameters = {}) {
+	const saved = FIXTURE[name];
+	const { poller, staticData } = upgradedFrom(sim, name, saved, { ...saved.parameters, ...edit });
 	return {
 		warnings: poller.warnings,
 		staticData,
@@ -103,5 +104,52 @@ describe('states saved by 0.3.0, migrated to entries keyed by the request', () =
 			['beneficiaryBankDetailsChanged', reference],
 		]);
 		expect(trigger.warnings).toEqual([]);
+	});
+});
+
+/**
+ * Edits made after 0.3.0's last poll and before this release's first poll was saved (2.x's
+ * scheduler runs no poll at the upgrade's restart, nor at a saved edit): the first poll meets the
+ * 0.3.0 state with the parameters as edited (found by a hostile review).
+ */
+describe('states saved by 0.3.0, the parameters edited before the first poll of this release', () => {
+	it.each([
+		['an empty filter added', { filters: { currencyList: [], beneficiaryNick: '' } }],
+		['the events edited', { events: ['beneficiaryBankDetailsChanged', 'beneficiaryRemoved'] }],
+	])('%s: the same request, its baseline kept: a bank change made meanwhile comes once', async (_, edit) => {
+		const trigger = upgraded('failingList', edit);
+		const reference = sim().beneficiaries('CUST_SMALL')[1].referenceBeneficiaryId;
+		sim().changeBankDetails('CUST_SMALL', reference);
+		const items = await trigger.poll();
+		expect(Array.isArray(items) && items.map((b) => [b.event, b.referenceBeneficiaryId])).toEqual([
+			['beneficiaryBankDetailsChanged', reference],
+		]);
+		expect(trigger.warnings).toEqual([]);
+	});
+
+	it('Quota Changed picked too: the move made meanwhile comes with the amount 0.3.0 saved', async () => {
+		const trigger = upgraded('quotaBelow', { events: ['quotaBelowThreshold', 'quotaChanged'] });
+		sim().setQuota('USER_ID', 'U-1001', '900000');
+		const items = await trigger.poll();
+		expect(Array.isArray(items) && items.find((q) => q.event === 'quotaChanged')).toMatchObject({
+			previousAmount: 12500,
+			availableQuotaAmount: 9000,
+		});
+		expect(trigger.warnings).toEqual([]);
+	});
+
+	it('the threshold edited: 0.3.0 keyed by it, so that subject starts anew, with a warning that says why, and nothing foreign', async () => {
+		const trigger = upgraded('quotaBelow', { events: ['quotaBelowThreshold', 'quotaChanged'], threshold: 15000 });
+		sim().setQuota('USER_ID', 'U-1001', '900000');
+		expect(await trigger.poll()).toEqual([
+			expect.objectContaining({ event: 'quotaBelowThreshold', previousAmount: null, threshold: 15000 }),
+		]);
+		expect(trigger.warnings).toEqual([
+			expect.stringMatching(
+				/1 of its entries, saved by release 0\.3\.0 or before, match no entry watched now .*threshold edited.*each records a fresh baseline/,
+			),
+		]);
+		sim().setQuota('USER_ID', 'U-1001', '800000');
+		expect(await trigger.poll()).toEqual([expect.objectContaining({ event: 'quotaChanged', previousAmount: 9000 })]);
 	});
 });

@@ -2,10 +2,12 @@
  * How releases up to 0.3.0 keyed an entry (framework-free): the digest of its question with the
  * events picked in it (one `event` in node versions 1 and 2, the sorted `events` of version 3), the
  * filters as entered and, for a quota, the threshold. A state keyed so is migrated to keys of the
- * request alone (watchState.ts). The events may have been edited since that state was saved (a
- * migration n8n has not saved yet is done again after a restart), so every form they could have
- * had is tried: each names the same request, and no other.
+ * request alone (watchState.ts). The events, and filters left empty, may have been edited since that
+ * state was saved (a migration n8n has not saved yet is done again after a restart), so every form
+ * they could have had is tried: each names the same request, and no other. A threshold edited since
+ * has no such forms: that entry starts anew, with a warning (store.ts).
  */
+import { isRecord } from './savedState';
 import { TRIGGER_EVENTS, type Family } from './events';
 
 /** An entry's key in such a state, and the threshold the quota alert in it was judged by (none: not watched). */
@@ -19,4 +21,22 @@ export function legacyEventForms(family: Family): Array<{ events: Record<string,
 		...all.map((event) => ({ events: { event }, below: event === 'quotaBelowThreshold' })),
 		...lists.map((events) => ({ events: { events }, below: events.includes('quotaBelowThreshold') })),
 	];
+}
+
+/** Empty fields of the filters at most whose every combination is tried (beyond: all or none). */
+const MAX_EMPTY_FILTERS_COMBINED = 3;
+const isEmpty = (value: unknown) =>
+	value === '' ||
+	value === null ||
+	value === undefined ||
+	(Array.isArray(value) && value.length === 0) ||
+	(isRecord(value) && Object.keys(value).length === 0);
+
+/** The forms the filters as entered now had in a key if only fields left empty were added since. */
+export function legacyFilterForms(filters: Record<string, unknown>): Array<Record<string, unknown>> {
+	const empty = Object.keys(filters).filter((name) => isEmpty(filters[name]));
+	const without = (dropped: string[]) =>
+		Object.fromEntries(Object.entries(filters).filter(([name]) => !dropped.includes(name)));
+	if (empty.length > MAX_EMPTY_FILTERS_COMBINED) return [filters, without(empty)];
+	return Array.from({ length: 2 ** empty.length }, (_, n) => without(empty.filter((_, i) => n & (1 << i))));
 }

@@ -52,6 +52,10 @@ export function openStore(
 		new Map(watch.entries.flatMap(({ key, legacyKeys }) => legacyKeys().map((old) => [old.key, { ...old, key }])));
 	const reading = readWatchState(staticData.state, watch.family, staticData as LegacyBeside, legacy);
 	if (reading.problem) warn(fn, reading.problem, 'every entry records a fresh baseline and reports no change');
+	if (reading.unmatched) {
+		const what = `${reading.unmatched} of its entries, saved by release 0.3.0 or before, match no entry watched now (another customer or subject, or a threshold edited before this release's first poll was saved)`;
+		warn(fn, what, 'each records a fresh baseline');
+	}
 	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, legacy).state.held : [];
 	const { write, ...trust } = book;
 	return {

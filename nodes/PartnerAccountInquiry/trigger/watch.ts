@@ -13,7 +13,7 @@ import type { ApiSession } from '../shared/transport/session';
 import { baseline, comparedWith, readBeneficiaryState } from './beneficiaryDiff';
 import { checkSet, SET_PARAMETERS } from './enteredSet';
 import { eventOptions, familyOf, type Family, type TriggerEvent } from './events';
-import { legacyEventForms } from './legacyKeys';
+import { legacyEventForms, legacyFilterForms } from './legacyKeys';
 import { listCost } from './pollPlan';
 import { quotaEntries } from './quotaEntries';
 import { enteredEntries, keyOf, type Context, type WatchedEntry } from './watchedEntry';
@@ -104,9 +104,11 @@ function beneficiaryEntries(
 		for (const field of ['pageSize', 'pageNumber', 'accessToken']) delete list[field];
 		const key = keyOf(session, { list }, question.request.accessToken);
 		const legacyKeys = () =>
-			legacyEventForms('beneficiaries').map(({ events }) => ({
-				key: keyOf(session, { ...events, filters, customerId }, options.accessToken),
-			}));
+			legacyEventForms('beneficiaries').flatMap(({ events }) =>
+				legacyFilterForms(filters).map((entered) => ({
+					key: keyOf(session, { ...events, filters: entered, customerId }, options.accessToken),
+				})),
+			);
 		const owner = named ? { [OWNER_FIELD]: listedFor(question.request) } : {};
 		// The saved state this poll compares with, read before the read: a first read that is the saved
 		// list as it was needs no confirming read.

@@ -85,7 +85,7 @@ export function readWatchState(
 	family: Family,
 	beside: LegacyBeside,
 	legacyKeys: () => LegacyKeys,
-): { state: WatchState; problem?: string } {
+): { state: WatchState; problem?: string; unmatched?: number } {
 	const fresh = emptyState(family);
 	if (saved === undefined || saved === null) return { state: fresh };
 	if (!isRecord(saved)) return { state: fresh, problem: `it is ${Array.isArray(saved) ? 'a list' : typeof saved}` };
@@ -96,7 +96,7 @@ export function readWatchState(
 		const legacy = legacyKeys();
 		const [only] = new Set([...legacy.values()].map(({ key }) => key)).size === 1 ? legacy.keys() : [];
 		const old = legacy.has(saved.question as string) ? (saved.question as string) : only;
-		if (old === undefined) return { state: fresh };
+		if (old === undefined) return { state: fresh, unmatched: 1 };
 		const failure = legacyFailure(beside, old);
 		const record = { state: saved, readAt: 0, ...(failure ? { failure: failure as Failure } : {}) };
 		const entries = { [old]: record };
@@ -119,9 +119,10 @@ export function readWatchState(
 	const state = watch
 		? (saved as unknown as WatchState)
 		: { ...fresh, turn: saved.turn as number, entries: saved.entries as Record<string, EntryRecord> };
-	return {
-		state: withCurrentFailures(saved.version === WATCH_STATE_VERSION && watch ? state : rekeyed(state, legacyKeys())),
-	};
+	if (saved.version === WATCH_STATE_VERSION && watch) return { state: withCurrentFailures(state) };
+	const legacy = legacyKeys();
+	const unmatched = Object.keys(state.entries).filter((old) => !legacy.has(old)).length;
+	return { state: withCurrentFailures(rekeyed(state, legacy)), ...(unmatched > 0 ? { unmatched } : {}) };
 }
 
 /** Every entry record in this version's form: 0.3.0 and before counted what a failure reported, and named `unchanged` `held`. */
@@ -139,7 +140,7 @@ function withCurrentFailures(state: WatchState): WatchState {
 /**
  * A state keyed as 0.1.0 to 0.3.0 kept it, keyed by the request: each entry, held event, ended
  * failure and the question its own state and back-off name; what no watched entry's legacy key
- * names is another question's, and dropped (silently: a fresh baseline for it, as before).
+ * names is dropped (`unmatched`, a warning: an entry edited after that release's last poll).
  */
 function rekeyed(state: WatchState, legacy: LegacyKeys): WatchState {
 	const entries: Record<string, EntryRecord> = {};
