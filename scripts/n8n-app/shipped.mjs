@@ -5,7 +5,7 @@
 // workflow ID n8n does not save static data for (1.x: over 16 characters) fails here. The Slack
 // credential the examples name exists (2.x publishes no workflow without it) but reaches no Slack:
 // each Slack node fails, and its message is read from the node before it, as a user sees it.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ROOT, die, sleep, until } from './harness.mjs';
@@ -78,10 +78,18 @@ export async function runShipped(app, { work, registry, tarball, results, logs }
 		await cliMust(app, env, ['import:credentials', `--input=${credentials(join(dir, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }, SLACK])}`], log('import-credentials'));
 		await installTarball(app, user, tarball, env);
 		for (const x of examples) await cliMust(app, env, ['import:workflow', `--input=${join(ROOT, 'examples', `${x.file}.json`)}`], log(`import-${x.file}`));
+		// The bank example under an ID longer than either line saves static data for (16 in 1.x, 21 from 2.7).
+		const tooLong = { ...examples[0].workflow, id: 'PaiShippedIdTooLong022', name: '[too long an ID] bank-change alert' };
+		writeFileSync(join(dir, 'too-long.json'), JSON.stringify(tooLong));
+		await cliMust(app, env, ['import:workflow', `--input=${join(dir, 'too-long.json')}`], log('import-too-long'));
 		await start();
 		const r = rest(n8n.url);
 		await r.signIn();
 		for (const x of examples) await r.activate(x.workflow.id);
+		const refused = await r.activate(tooLong.id).then(() => 'activated', (error) => error.message);
+		const limit = app.line === '1' ? 16 : 21;
+		check(refused.includes(`longer than ${limit} characters`) && /PaiShippedIdTooLong022\W+ has 22/.test(refused),
+			`the bank-change example imported under a 22-character ID is refused at activation (the REST API's answer names this n8n's limit, ${limit}, and the ID)`, refused);
 		// The quota example's alert of the activation's poll (an execution n8n may start after the activation returns).
 		const [bank, payee, floors] = examples;
 		/** Waits until each workflow of `counts` has more executions than its count there (2 minutes at most); then all of them. */
