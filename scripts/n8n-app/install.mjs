@@ -37,6 +37,8 @@ async function lock(name) {
 
 function npmFailure(out) {
 	if (/E404|ETARGET|No matching version/.test(out)) return 'the registry lacks a package or version the app needs (E404/ETARGET)';
+	// node-gyp fetching Node's headers from nodejs.org, which only the npm registry's mirror of them replaces: npm's `nodedir` unset.
+	if (/gyp http GET https:\/\/nodejs\.org\/.*headers/.test(out) && /gyp ERR/.test(out)) return "node-gyp could not download Node's headers from nodejs.org: set npm's nodedir to a Node with its headers (nodedir=/usr on this machine's ~/.npmrc), a setting of the machine, not of the package";
 	if (/ETIMEDOUT|ECONNRESET|ECONNREFUSED|EAI_AGAIN|ENOTFOUND|socket hang up|E5\d\d|E429|EINTEGRITY/.test(out)) return 'the npm registry misbehaved (timeouts, resets, 5xx/429, corrupt downloads)';
 	if (/ENOSPC/.test(out)) return 'the disk is full';
 	if (/gyp ERR/.test(out)) return 'a native module failed to build (node-gyp)';
