@@ -95,14 +95,12 @@ export function readWatchState(
 		if (saved.kind !== family) return { state: fresh };
 		const legacy = legacyKeys();
 		const [only] = new Set([...legacy.values()].map(({ key }) => key)).size === 1 ? legacy.keys() : [];
-		const matched = legacy.has(saved.question as string);
-		const old = matched ? (saved.question as string) : only;
+		const old = legacy.has(saved.question as string) ? (saved.question as string) : only;
 		if (old === undefined) return { state: fresh, unmatched: 1 };
 		const failure = legacyFailure(beside, old);
 		const record = { state: saved, readAt: 0, ...(failure ? { failure: failure as Failure } : {}) };
 		const entries = { [old]: record };
-		// Unmatched, its own state is another question's to its reader (a fresh baseline): said, not silent.
-		return { state: withCurrentFailures(rekeyed({ ...fresh, entries }, legacy)), ...(matched ? {} : { unmatched: 1 }) };
+		return { state: withCurrentFailures(rekeyed({ ...fresh, entries }, legacy)) };
 	}
 	// A watched set of 0.2.0 (version 1), or a state of 0.3.0 (version 2): keyed by legacy keys.
 	const v1 = saved.kind === (family === 'quota' ? 'quotaSet' : 'beneficiarySet') && saved.version === 1;
