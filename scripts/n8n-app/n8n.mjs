@@ -187,9 +187,7 @@ export async function startSimulator(log, port) {
 export async function executions(app, database, ids) {
 	const query = `select e.id, e.workflowId as workflowId, e.status, coalesce(e.startedAt, e.createdAt) as at, d.data from execution_entity e
 		left join execution_data d on d.executionId = e.id where e.workflowId in (${ids.map(() => '?').join(',')}) order by e.id`;
-	const read = `const s = require('sqlite3'); const db = new s.Database(process.argv[1], s.OPEN_READONLY);
-		db.all(process.argv[2], JSON.parse(process.argv[3]), (e, rows) => { if (e) throw e; process.stdout.write(JSON.stringify(rows)); db.close(); });`;
-	const rows = JSON.parse(await must('node', ['-e', read, database, query, JSON.stringify(ids)], { cwd: app.dir, env: app.env }));
+	const rows = await sqliteRows(app, database, query, ids);
 	const { parse } = createRequire(join(app.dir, 'package.json'))('flatted');
 	const out = Object.fromEntries(ids.map((id) => [id, []]));
 	for (const row of rows) {
@@ -201,6 +199,22 @@ export async function executions(app, database, ids) {
 		out[row.workflowId].push({ id: row.id, status: row.status, at: when(row.at), data, run });
 	}
 	return out;
+}
+
+/** Rows of a query of the app's SQLite database, by the app's own sqlite3 on the line's Node (its native build is that Node's). */
+async function sqliteRows(app, database, query, params) {
+	const read = `const s = require('sqlite3'); const db = new s.Database(process.argv[1], s.OPEN_READONLY);
+		db.all(process.argv[2], JSON.parse(process.argv[3]), (e, rows) => { if (e) throw e; process.stdout.write(JSON.stringify(rows)); db.close(); });`;
+	return JSON.parse(await must('node', ['-e', read, database, query, JSON.stringify(params)], { cwd: app.dir, env: app.env }));
+}
+
+/**
+ * 2.x: the error of each trigger of `workflowId` that failed to activate when it was published, as the
+ * editor shows it (n8n's publication service records it; a publish with such a trigger is "partial").
+ */
+export async function triggerActivationErrors(app, database, workflowId) {
+	const rows = await sqliteRows(app, database, 'select errorMessage from workflow_publication_trigger_status where workflowId = ? and errorMessage is not null', [workflowId]);
+	return rows.map((row) => row.errorMessage);
 }
 
 /** The executions of `ids` (as `executions`), read once none of them is still running (for at most a minute). */
