@@ -8,7 +8,7 @@
  * has no such forms: that entry starts anew, with a warning (store.ts; a one-subject state of 0.1.0
  * or 0.2.0 silently, as its entry's reader finds another question).
  */
-import { isRecord } from './savedState';
+import { isUnset } from '../shared/core/api/validation';
 import { TRIGGER_EVENTS, type Family } from './events';
 
 /** An entry's key in such a state, and the threshold the quota alert in it was judged by (none: not watched). */
@@ -24,18 +24,12 @@ export function legacyEventForms(family: Family): Array<{ events: Record<string,
 	];
 }
 
-/** Empty fields of the filters at most whose every combination is tried (beyond: all or none). */
+/** Fields left unset (the request's own rule, isUnset) at most whose every combination is tried (beyond: all or none). */
 const MAX_EMPTY_FILTERS_COMBINED = 3;
-const isEmpty = (value: unknown) =>
-	value === '' ||
-	value === null ||
-	value === undefined ||
-	(Array.isArray(value) && value.length === 0) ||
-	(isRecord(value) && Object.keys(value).length === 0);
 
 /** The forms the filters as entered now had in a key if only fields left empty were added since. */
 export function legacyFilterForms(filters: Record<string, unknown>): Array<Record<string, unknown>> {
-	const empty = Object.keys(filters).filter((name) => isEmpty(filters[name]));
+	const empty = Object.keys(filters).filter((name) => isUnset(filters[name]));
 	const without = (dropped: string[]) =>
 		Object.fromEntries(Object.entries(filters).filter(([name]) => !dropped.includes(name)));
 	if (empty.length > MAX_EMPTY_FILTERS_COMBINED) return [filters, without(empty)];

@@ -183,13 +183,12 @@ export function validateQuotaRequest(request: QuotaRequest): void {
 	}
 }
 
+/** A filter left unset: absent, null, empty text or an empty list (it does not narrow the result). */
+export const isUnset = (value: unknown): boolean =>
+	value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
 /** The request body with unset filters left out (an omitted filter does not narrow the result). */
 export function compactBody<T extends object>(body: T): Partial<T> {
 	// Object.fromEntries defines own properties, so even a "__proto__" key stays a plain field.
-	return Object.fromEntries(
-		Object.entries(body).filter(
-			([, value]) =>
-				value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0),
-		),
-	) as Partial<T>;
+	return Object.fromEntries(Object.entries(body).filter(([, value]) => !isUnset(value))) as Partial<T>;
 }
