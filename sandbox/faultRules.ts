@@ -123,8 +123,9 @@ export class FaultBook {
 		this.rules.push({ ...rule, used: 0, seen: 0 });
 	}
 
-	clear(): void {
-		this.rules = [];
+	/** Removes the rules `which` picks (every rule when omitted). */
+	clear(which: (rule: FaultRule) => boolean = () => true): void {
+		this.rules = this.rules.filter((rule) => !which(rule));
 	}
 
 	/** The first rule that matches and strikes this request (and counts it), if any. */

@@ -46,7 +46,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		peakInFlight: 0,
 		holdUntilInFlight: (count, holdOptions) => gate.hold(count, holdOptions),
 		addFault: (rule) => faults.add(rule),
-		clearFaults: () => faults.clear(),
+		clearFaults: (which) => faults.clear(which),
 		setLatency: (ms) => {
 			gate.latencyMs = ms;
 		},

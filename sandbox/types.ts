@@ -60,7 +60,8 @@ export interface Simulator {
 	 */
 	holdUntilInFlight(count: number, options?: HoldOptions): HeldAnswers;
 	addFault(rule: FaultRule): void;
-	clearFaults(): void;
+	/** Removes the rules `which` picks (every rule when omitted). */
+	clearFaults(which?: (rule: FaultRule) => boolean): void;
 	setLatency(ms: number): void;
 	/** The account's beneficiaries now (a live list: the next answers show what is done to it). */
 	beneficiaries(customerId: string): Beneficiary[];

@@ -42,6 +42,17 @@ const U_WAITS = [5, 10, 20, 40, 80, 160, 320];
 const CAP = 500;
 
 export type Family = 'beneficiaries' | 'quota';
+/**
+ * A fault on an entry's next request: an answer F or U, a rate limit (called again: no failure),
+ * no answer within the Timeout once (retried: no failure), or a connection reset at every attempt
+ * (a failed read).
+ */
+export type Fault = 'F' | 'U' | 'rate' | 'hang' | 'reset';
+/** Attempts of one request (the retry policy's 3 retries): a reset at each fails the read. */
+const ATTEMPTS = 4;
+/** A step's way of showing a read failed: the last answer of one of its pages. */
+const TORN = 'TORN';
+const NO_ANSWER = 'NO_ANSWER';
 /** One step, as data. */
 export type Step =
 	| ['poll']
@@ -51,7 +62,8 @@ export type Step =
 	| ['bind' | 'bindUntagged' | 'burst', number]
 	| ['unbind' | 'rename' | 'bank', number, number]
 	| ['quota', number, number]
-	| ['fault', number, 'F' | 'U' | 'rate']
+	| ['fault', number, Fault]
+	| ['tear', number]
 	| ['events', number]
 	| ['threshold', number]
 	| ['timeout']
@@ -65,14 +77,23 @@ interface Known {
 	list?: Record<string, string>;
 	amount?: number;
 	alerted?: { threshold: number };
-	/** The episode: its stage now, the stages told, answers U in a row, the earliest next request (epoch ms). */
+	/**
+	 * The episode: its stage now ('changing': a list changing while read, fewer than 3 polls in a
+	 * row, which reports nothing), the stages told, answers U in a row, polls in a row that found
+	 * the list changing, the earliest next request (epoch ms).
+	 */
 	stage?: string;
 	told: string[];
 	ended?: boolean;
 	unknowns: number;
+	unsettled?: number;
 	askAt?: number;
 }
 type Memory = Record<string, Known>;
+
+/** A stage of the episode not yet reported (a list changing, before the 3rd poll in a row, reports nothing). */
+export const news = (k: Known): boolean =>
+	k.ended === true || (k.stage !== undefined && k.stage !== 'changing' && !k.told.includes(k.stage));
 
 export interface Model {
 	family: Family;
@@ -85,6 +106,8 @@ export interface Model {
 	threshold: number;
 	timeout?: boolean;
 	emptyFilter?: boolean;
+	/** Customers whose list changes after every request that reads it (a bind at its front). */
+	tearing: Set<string>;
 	/** The world's quota amounts (major units), as the steps set them. */
 	amounts: Record<string, number>;
 	memory: Memory;
@@ -119,6 +142,7 @@ export function newModel(family: Family, saving: N8nSaving): Model {
 		mayRepeat: new Set(),
 		holding: false,
 		droppedHeld: new Set(),
+		tearing: new Set(),
 		serial: 0,
 		ever: {},
 		gone: {},
@@ -134,7 +158,8 @@ const clone = (memory: Memory): Memory => structuredClone(memory);
 export function parametersOf(m: Model): INodeParameters {
 	const ids = entryIds(m);
 	const common: IDataObject = { triggerOn: m.family, events: m.events, threshold: m.threshold, maskBankDetails: false };
-	const options: IDataObject = m.timeout ? { timeout: 20000 } : {};
+	// Short, so that a request without an answer costs a second; an edit of it keeps the request.
+	const options: IDataObject = { timeout: m.timeout ? 1500 : 1000 };
 	if (m.family === 'quota') {
 		const subject = (id: string) => ({ quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: id, currency: 'USD' });
 		if (m.shape === 'one')
@@ -187,6 +212,17 @@ export class Run {
 		if (!tagged) delete (payee as Partial<Beneficiary>).referenceBeneficiaryId;
 		this.seen(CUSTOMERS[i], payee as unknown as IDataObject);
 		return payee;
+	}
+
+	private stopTearing(customer: string): void {
+		this.m.tearing.delete(customer);
+		this.sim().clearFaults((rule) => rule.fault === 'totalChanges' && rule.customerId === customer);
+	}
+
+	/** No more faults: what is left of them cleared, no list changing while read. */
+	calm(): void {
+		this.sim().clearFaults();
+		this.m.tearing.clear();
 	}
 
 	private seen(entry: string, item: IDataObject): void {
@@ -250,8 +286,21 @@ export class Run {
 					step[2] === 'F'
 						? { status: 'F', code: 'PROCESS_FAIL', message: 'Process failed' }
 						: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' };
-				if (step[2] === 'rate') this.sim().addFault({ fault: 'rateLimit', times: 1, ...where });
+				const fault = step[2] as Fault;
+				if (fault === 'rate') this.sim().addFault({ fault: 'rateLimit', times: 1, ...where });
+				else if (fault === 'hang') this.sim().addFault({ fault: 'hang', times: 1, ...where });
+				else if (fault === 'reset') this.sim().addFault({ fault: 'reset', times: ATTEMPTS, ...where });
 				else this.sim().addFault({ fault: 'answer', answer, times: 1, ...where } as never);
+				return;
+			}
+			case 'tear': {
+				if (m.family !== 'beneficiaries') return;
+				const customer = CUSTOMERS[a % 2];
+				if (m.tearing.delete(customer)) this.stopTearing(customer);
+				else if (this.list(a % 2).length > 0) {
+					m.tearing.add(customer);
+					this.sim().addFault({ fault: 'totalChanges', operation: 'list', customerId: customer });
+				}
 				return;
 			}
 			case 'wait':
@@ -310,10 +359,15 @@ export class Run {
 	/** Runs what n8n does (a poll of some kind) and checks what came of it against the model. */
 	private async observe(act: () => Promise<N8nPoll | undefined>, what: string): Promise<void> {
 		const m = this.m;
+		// A list emptied while it changes at each read: its next bind would copy no payee.
+		for (const customer of m.tearing) if (this.sim().beneficiaries(customer).length === 0) this.stopTearing(customer);
 		const sent = this.sim().requests.length;
 		const now = Date.now();
 		const poll = await act();
 		const requests = this.sim().requests.slice(sent);
+		// Payees bound while their list was read are of the world too.
+		for (const customer of CUSTOMERS)
+			for (const b of this.sim().beneficiaries(customer)) this.seen(customer, b as unknown as IDataObject);
 		for (const id of entryIds(m)) {
 			const asked = requests.some((r) => this.about(r) === id);
 			const k = m.memory[id];
@@ -322,9 +376,7 @@ export class Run {
 		}
 		if (what === 'activate') {
 			// Refused only when a read failed: then nothing is active, nothing known.
-			const readFailed = requests.some(
-				(r) => r.resultCode !== 'SUCCESS' && r.resultCode !== 'REQUEST_TRAFFIC_EXCEED_LIMIT',
-			);
+			const readFailed = entryIds(m).some((id) => this.readOf(id, requests).failed !== undefined);
 			if (poll?.error && !readFailed) this.fail(`the activation was refused: ${poll.error.message}`);
 			if (poll?.error) return;
 			m.active = true;
@@ -336,22 +388,21 @@ export class Run {
 			if (!m.events.includes(String(item.event))) this.fail(`an event not picked: ${String(item.event)}`);
 		const holding = items.length >= CAP;
 		for (const id of entryIds(m)) {
-			const answers = requests.filter((r) => this.about(r) === id).map((r) => r.resultCode);
+			const read = this.readOf(id, requests);
 			const known = (m.memory[id] ??= { told: [], unknowns: 0 });
-			const failed = answers.find((code) => code !== 'SUCCESS' && code !== 'REQUEST_TRAFFIC_EXCEED_LIMIT');
 			const mine = items.filter((item) => this.itemEntry(item) === id);
-			if (failed !== undefined) {
-				this.failedRead(known, failed, now);
+			if (read.failed !== undefined) {
+				this.failedRead(known, read.failed, now);
 				// Events held back from earlier polls still come while the entry's read fails.
 				if (m.family === 'quota' && mine.length > 0) this.fail(`an alert for ${id}, whose read failed`);
 				for (const item of mine) this.listEvent(id, known, item);
-			} else if (answers.includes('SUCCESS')) {
+			} else if (read.asked) {
 				if (known.stage !== undefined) {
-					if (!known.told.includes(known.stage)) known.ended = true;
-					Object.assign(known, { stage: undefined, told: [], unknowns: 0, askAt: undefined });
+					if (news({ ...known, ended: false })) known.ended = true;
+					Object.assign(known, { stage: undefined, told: [], unknowns: 0, unsettled: 0, askAt: undefined });
 				}
 				if (m.family === 'quota') this.quotaRead(id, known, mine);
-				else this.listRead(id, known, mine, holding);
+				else this.listRead(id, known, mine, holding, read.boundAfter);
 			} else if (mine.length > 0 && m.family === 'quota') this.fail(`an alert for ${id}, which was not read`);
 			else for (const item of mine) this.listEvent(id, known, item);
 		}
@@ -371,12 +422,39 @@ export class Run {
 		}
 	}
 
+	/**
+	 * What the step's requests say of an entry's read: not asked, failed (the last answer of one of
+	 * its pages: a request without an answer, a list that changed at each read), or read whole;
+	 * `boundAfter`: payees a list changing at each read got after the one request that read it whole.
+	 */
+	private readOf(id: string, requests: LoggedRequest[]): { asked: boolean; failed?: string; boundAfter: number } {
+		const mine = requests.filter((r) => this.about(r) === id);
+		const last = new Map<unknown, string>();
+		for (const r of mine) {
+			const unanswered = r.fault === 'hang' || r.fault === 'reset' || r.closedEarly === true;
+			last.set((JSON.parse(r.body) as IDataObject).pageNumber ?? 1, unanswered ? NO_ANSWER : String(r.resultCode));
+		}
+		// A list that changes after every request is whole only when one request read it (one page).
+		const struck = mine.filter((r) => r.fault === 'totalChanges').length;
+		const failed = struck > 1 ? TORN : [...last.values()].find((code) => code !== 'SUCCESS');
+		return { asked: mine.length > 0, failed, boundAfter: struck };
+	}
+
 	private itemEntry(item: IDataObject): string {
 		if (this.m.family === 'quota') return String(item.quotaAccumulationId);
 		return String((item._listedFor as IDataObject | undefined)?.customerId ?? '');
 	}
 
 	private failedRead(known: Known, code: string, now: number): void {
+		if (code === TORN) {
+			// A list changing while read: its own row of polls, reported at the 3rd; an answer, so no back-off.
+			const row = known.stage === 'changing' || known.stage === 'unsettled' ? (known.unsettled ?? 0) : 0;
+			known.unsettled = row + 1;
+			known.stage = known.unsettled >= 3 ? 'unsettled' : 'changing';
+			Object.assign(known, { unknowns: 0, askAt: undefined });
+			return;
+		}
+		known.unsettled = 0;
 		if (code === 'UNKNOWN_EXCEPTION') {
 			known.unknowns++;
 			known.stage = known.unknowns > U_WAITS.length ? 'support' : 'unknown';
@@ -387,18 +465,15 @@ export class Run {
 	/** A failure report: it names exactly the entries with a stage not told (or an episode that ended untold). */
 	private report(error: Error): void {
 		const m = this.m;
-		const due = entryIds(m).filter((id) => {
-			const k = m.memory[id];
-			return k && (k.ended || (k.stage !== undefined && !k.told.includes(k.stage)));
-		});
+		const due = entryIds(m).filter((id) => m.memory[id] && news(m.memory[id]));
 		const named = entryIds(m).filter((id) => error.message.includes(labelOf(m, id)));
 		const reported = named.length > 0 || m.watched.length > 1 ? named : entryIds(m);
 		if (JSON.stringify(reported) !== JSON.stringify(due))
 			this.fail(`a report named [${reported.join(', ')}] where [${due.join(', ')}] had news: ${error.message}`);
 		for (const id of due) {
 			const k = m.memory[id];
+			if (news({ ...k, ended: false })) k.told.push(k.stage as string);
 			k.ended = false;
-			if (k.stage !== undefined) k.told.push(k.stage);
 		}
 	}
 
@@ -449,10 +524,12 @@ export class Run {
 	}
 
 	/** A list read whole: its events checked, then what they told is the list, for every event picked. */
-	private listRead(entry: string, known: Known, items: IDataObject[], holding: boolean): void {
+	private listRead(entry: string, known: Known, items: IDataObject[], holding: boolean, boundAfter: number): void {
+		// The list as read: without what was bound at its front after the read.
 		const world = Object.fromEntries(
 			this.sim()
 				.beneficiaries(entry)
+				.slice(boundAfter)
 				.map((b) => [identity(b as unknown as IDataObject), fingerprint(b as unknown as IDataObject)]),
 		);
 		if (known.list === undefined) {
