@@ -158,6 +158,27 @@ describe('carryOn', () => {
 		});
 		expect(readPollRecord({ version: 1, born: 'x', polls: 3, at: 1, quiet: 'yes' }).problem).toMatch(/poll record/);
 	});
+
+	it('is bounded: over its budget, the nodes least recently written are forgotten and carry on from what n8n saved, as after a restart', () => {
+		const small = new PollMemory(3_000);
+		const write = (node: string, chars: number) => {
+			const record = nextRecord({ everyPollSaved: false }, true, Date.now());
+			small.rememberWritten(node, {}, { state: 'x'.repeat(chars), pollRecord: record });
+			return record;
+		};
+		write('first', 1_000);
+		const second = write('second', 1_000);
+		// n8n saved neither write (a quiet poll where quiet polls are not saved): each node's memory is newer.
+		expect(small.carryOn('first', undefined, {}).adopt).toBeDefined();
+		write('third', 1_000);
+		// 3 x (1,000 + the record + 300 per entry) is over 3,000: the least recently written went.
+		expect(small.carryOn('first', undefined, {})).toEqual({
+			record: undefined,
+			wholeHistory: false,
+			everyPollSaved: false,
+		});
+		expect(small.carryOn('second', undefined, {}).adopt).toMatchObject({ pollRecord: second });
+	});
 });
 
 describe('backoffProblem: a saved back-off the API could not have asked for', () => {
@@ -182,7 +203,9 @@ describe('backoffProblem: a saved back-off the API could not have asked for', ()
 		expect(backoffProblem(failure(backoff), now)).toBeDefined();
 	});
 	it('support told before the 8th answer U is damage (it would silence that report)', () => {
-		expect(backoffProblem(failure({ unknowns: 7, nextPollAt: at(300) }, ['unknown', 'support']), now)).toMatch(/support was told after 7/);
+		expect(backoffProblem(failure({ unknowns: 7, nextPollAt: at(300) }, ['unknown', 'support']), now)).toMatch(
+			/support was told after 7/,
+		);
 		expect(backoffProblem(failure({ unknowns: 8, nextPollAt: at(300) }, ['unknown', 'support']), now)).toBeUndefined();
 	});
 	it('320 minutes after the 7th repeat and later ones is what the API asks', () => {

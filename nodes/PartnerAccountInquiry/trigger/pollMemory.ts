@@ -18,8 +18,6 @@ interface Remembered {
 	run: number;
 	record?: PollRecord;
 	data: NodeData;
-	/** Its state was dropped for memory: carry on from the saved state, as after a restart. */
-	shed: boolean;
 	/** Its size in characters of JSON (about its bytes), plus the entry's own. */
 	chars: number;
 	/** The digest of a damaged poll record this process dropped for the node (one warning, not one a poll). */
@@ -31,8 +29,6 @@ interface Remembered {
 export interface Carried {
 	/** The data to carry on from instead of what the poll was given (which is older), or undefined. */
 	adopt?: NodeData;
-	/** With `adopt`: keep the state the poll was given (the remembered one was dropped for memory). */
-	keepState?: boolean;
 	/** The node's last activation was not saved: take a fresh baseline (drop the data given) in run `run`. */
 	fresh?: boolean;
 	/** The record this poll follows (undefined: none, start a new run). */
@@ -46,7 +42,6 @@ export interface Carried {
 }
 
 const MEMORY_BUDGET_CHARS = 64 * 2 ** 20;
-const SHED_STATE_CHARS = 4_096;
 const ENTRY_CHARS = 300;
 const sizeOf = (data: NodeData): number => ENTRY_CHARS + (JSON.stringify(data)?.length ?? 0);
 const unproven = { everyPollSaved: false };
@@ -106,8 +101,8 @@ export class PollMemory {
 
 	private follow(node: string, saved: PollRecord | undefined, staticData: object, mark: unknown): Carried {
 		const mine = this.remembered.get(node);
-		// An n8n restart (or this node forgotten for memory): the saved data, whole if its record says every
-		// poll is saved (which a restart does not change).
+		// An n8n restart (or this node forgotten for memory: the same): the saved data, whole if its
+		// record says every poll is saved (which a restart does not change).
 		const proven = saved?.everyPollSaved === true;
 		if (!mine) return { record: saved, wholeHistory: proven, everyPollSaved: proven };
 		const last = mine.record;
@@ -132,7 +127,7 @@ export class PollMemory {
 		// the last write of a poll that did not: that keeps what its record proved.
 		const thrownOnly = saved !== undefined && saved.born === mine.kept?.born && saved.polls === mine.kept.polls;
 		const everyPollSaved = thrownOnly && saved.everyPollSaved;
-		return { adopt: mine.data, keepState: mine.shed, record: last, wholeHistory: !mine.shed, everyPollSaved };
+		return { adopt: mine.data, record: last, wholeHistory: true, everyPollSaved };
 	}
 
 	/**
@@ -149,7 +144,7 @@ export class PollMemory {
 		const mine = this.remembered.get(node);
 		const kept = !threw ? data.pollRecord : mine?.record ? mine.kept : followed;
 		const record = data.pollRecord;
-		this.remember(node, { run: record.run, record, kept, data: { ...data }, shed: false, dropped });
+		this.remember(node, { run: record.run, record, kept, data: { ...data }, dropped });
 		this.writtenInto.add(staticData);
 	}
 
@@ -172,7 +167,7 @@ export class PollMemory {
 	startRun(node: string, previous: unknown, activated = 0): number {
 		const mine = this.remembered.get(node);
 		const run = Math.max(readPollRecord(previous).state?.run ?? 0, mine?.run ?? 0, activated) + 1;
-		this.remember(node, { run, data: {}, shed: false });
+		this.remember(node, { run, data: {} });
 		return run;
 	}
 
@@ -183,25 +178,19 @@ export class PollMemory {
 		this.remembered.delete(node);
 	}
 
-	/** Remembers `entry`; over budget, the least recently written give way: big states first, then whole entries. */
+	/**
+	 * Remembers `entry`; over budget, the nodes least recently written are forgotten (a Map keeps
+	 * the order of writes): their next poll carries on from what n8n saved, as after a restart.
+	 */
 	private remember(node: string, entry: Omit<Remembered, 'chars'>): void {
 		const dropped = entry.dropped ?? this.remembered.get(node)?.dropped;
 		this.forget(node);
 		const chars = sizeOf(entry.data);
 		this.remembered.set(node, { ...entry, dropped, chars });
 		this.rememberedChars += chars;
-		for (const pass of ['shed', 'drop'] as const) {
-			for (const [key, other] of this.remembered) {
-				if (this.rememberedChars <= this.budgetChars) return;
-				if (key === node) continue;
-				if (pass === 'drop') this.forget(key);
-				else if (!other.shed && other.data.state !== undefined && other.chars > SHED_STATE_CHARS) {
-					const data = { ...other.data, state: undefined };
-					const less = sizeOf(data);
-					this.rememberedChars -= other.chars - less;
-					this.remembered.set(key, { ...other, data, shed: true, chars: less });
-				}
-			}
+		for (const key of this.remembered.keys()) {
+			if (this.rememberedChars <= this.budgetChars || key === node) return;
+			this.forget(key);
 		}
 	}
 }

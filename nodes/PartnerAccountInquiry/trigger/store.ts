@@ -135,7 +135,6 @@ function openBook(
 		for (const key of NODE_DATA_KEYS) delete staticData[key];
 	} else if (carried.adopt) {
 		for (const key of NODE_DATA_KEYS) {
-			if (key === 'state' && carried.keepState) continue;
 			const value = carried.adopt[key];
 			if (value === undefined) delete staticData[key];
 			else staticData[key] = value as IDataObject;
