@@ -12,7 +12,8 @@ import { PollBudgetError } from '../shared/core/errors';
 import type { ListingSize } from '../shared/endpoints/beneficiaries';
 import { toNodeError } from '../shared/errorMapping';
 import { ApiSession } from '../shared/transport/session';
-import { activationError, reportError, waitsOut, type Pending } from './failures';
+import { activationError, reportError, type Pending } from './failureReports';
+import { waitsOut } from './failures';
 import type { PollMemory } from './pollMemory';
 import { cut, pending, plan, queueEvents, settle, stateAfter, type PollData, type Read } from './pollPhases';
 import {

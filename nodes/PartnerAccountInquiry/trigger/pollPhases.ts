@@ -7,19 +7,13 @@
 import { maskBankDetails } from '../shared/core/masking';
 import { MAX_EVENTS_PER_POLL, pairedRemoval } from './beneficiaryDiff';
 import { changeEvent, type TriggerEvent } from './events';
-import { backoffProblem, dueStage, endedUnreported, failureAfter, told, type Pending } from './failures';
+import { backoffProblem, dueStage, endedUnreported, failureAfter, told, type EndedFailure } from './failures';
+import type { Pending } from './failureReports';
 import type { PollReads } from './pollPlan';
 import type { Loaded } from './store';
 import type { Watch } from './watch';
 import type { Compared, WatchedEntry } from './watchedEntry';
-import {
-	MAX_HELD_EVENTS,
-	emptyState,
-	type EndedFailure,
-	type EntryRecord,
-	type HeldEvent,
-	type WatchState,
-} from './watchState';
+import { MAX_HELD_EVENTS, emptyState, type EntryRecord, type HeldEvent, type WatchState } from './watchState';
 
 /** What a poll works on: each watched entry's record and saved state, episodes ended untold, the events held back. */
 export interface PollData {

@@ -10,7 +10,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { currentFailure, isStages, UNKNOWN_REPEATS, type Failure, type SavedFailure } from './failures';
+import {
+	currentFailure,
+	isEndedFailure,
+	isSavedFailure,
+	UNKNOWN_REPEATS,
+	type EndedFailure,
+	type Failure,
+	type SavedFailure,
+} from './failures';
 import type { Family } from './events';
 import type { LegacyKey } from './legacyKeys';
 import type { Pace } from './pollPlan';
@@ -38,8 +46,6 @@ export interface EntryRecord {
 	unchanged?: boolean;
 	doubt?: boolean;
 }
-/** A failure episode that ended before it was reported (the entry's last `episodes` of them): reported still, once. */
-export type EndedFailure = { reason: string; episodes: number; endedAt: number };
 /** An event found and held back by the cap: its entry and its item, as it will be emitted. */
 export type HeldEvent = { key: string; json: IDataObject };
 
@@ -174,15 +180,7 @@ function rekeyed(state: WatchState, legacy: LegacyKeys): WatchState {
 }
 
 const positive: Check = (value) => finite(value) && (value as number) > 0;
-const failure = shaped({
-	reason: text,
-	kind: optional((v) => ['unknown', 'unsettled', 'failed'].includes(v as string)),
-	told: optional(isStages),
-	reported: optional((v) => [0, 1, 2].includes(v as number)),
-	unsettled: optional(wholeNumber),
-	since: optional(wholeNumber),
-});
-/** The saved state's parts and what each must be (a failure's back-off is checked where it is used: failures.ts). */
+/** The saved state's parts and what each must be. */
 const PARTS: Record<string, Check> = {
 	entries: every(
 		shaped({
@@ -191,12 +189,12 @@ const PARTS: Record<string, Check> = {
 			unchanged: optional(flag),
 			held: optional(flag),
 			doubt: optional(flag),
-			failure: optional(failure),
+			failure: optional(isSavedFailure),
 		}),
 	),
 	turn: wholeNumber,
 	held: (v) => Array.isArray(v) && v.length <= MAX_HELD_EVENTS && v.every(shaped({ key: text, json: isRecord })),
-	ended: every(shaped({ reason: text, episodes: (v) => wholeNumber(v) && v >= 1, endedAt: wholeNumber })),
+	ended: every(isEndedFailure),
 	last: (v) => ['quiet', 'emitted', 'reported'].includes(v as string),
 	pace: optional(shaped({ roundTripMs: positive, msPerRequest: positive })),
 };
