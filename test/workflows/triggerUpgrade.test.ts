@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { useSimulator } from '../support/helpers';
 import { upgradedFrom, useClock, type SavedByRelease } from '../support/pollerApp';
 
@@ -20,9 +22,10 @@ const FIXTURE = JSON.parse(readFileSync(join(__dirname, '../fixtures/trigger-sta
 const { sim } = useSimulator({ port: Number(new URL(FIXTURE.baseUrl).port) });
 useClock();
 
-/** n8n started with this release over what 0.2.0 saved for `name`. */
-function upgraded(name: string) {
-	const { poller, staticData } = upgradedFrom(sim, name, FIXTURE[name]);
+/** n8n started with this release over what 0.2.0 saved for `name` (its parameters edited by `edit`). */
+function upgraded(name: string, edit: INodeParameters = {}) {
+	const saved = FIXTURE[name];
+	const { poller, staticData } = upgradedFrom(sim, name, saved, { ...saved.parameters, ...edit });
 	return {
 		warnings: poller.warnings,
 		staticData,
@@ -52,6 +55,15 @@ describe('states saved by 0.2.0, carried on after the upgrade', () => {
 			expect(trigger.staticData.unknownBackoff).toBeUndefined();
 		},
 	);
+
+	it('one quota subject, its threshold edited before the first poll of this release was saved: anew, said in one warning', async () => {
+		const trigger = upgraded('quotaBelowSingle', { threshold: 15000 });
+		sim().setQuota('USER_ID', 'U-1001', '900000');
+		expect((await trigger.poll()).map((q) => [q.event, q.previousAmount])).toEqual([['quotaBelowThreshold', null]]);
+		expect(trigger.warnings).toEqual([
+			expect.stringMatching(/under a threshold edited before this release's first poll/),
+		]);
+	});
 
 	it('one quota subject below its threshold: at most the documented repeat, then alerts again only after a recovery', async () => {
 		const trigger = upgraded('quotaBelowSingle');

@@ -15,6 +15,9 @@ import type { Watch } from './watch';
 import type { Compared, WatchedEntry } from './watchedEntry';
 import { MAX_HELD_EVENTS, emptyState, type EntryRecord, type HeldEvent, type WatchState } from './watchState';
 
+const ANOTHER_QUESTION =
+	"it was saved by release 0.2.0 or before for another subject or customer, or under a threshold edited before this release's first poll was saved";
+
 /** What a poll works on: each watched entry's record and saved state, episodes ended untold, the events held back. */
 export interface PollData {
 	turn: number;
@@ -43,6 +46,9 @@ export function plan(loaded: Loaded, watch: Watch, now: number, warn: (problem: 
 		const own = record.state === undefined ? {} : entry.readState(record.state);
 		const named = (problem: string) => (watch.many ? `${entry.label}: ${problem}` : problem);
 		if (own.problem) warn(named(own.problem), 'its entry records a fresh baseline and reports no change');
+		// Only a one-subject state of 0.1.0 or 0.2.0 can ask another question here (legacyKeys.ts): an edit before this release's first poll was saved.
+		else if (record.state !== undefined && own.state === undefined)
+			warn(named(ANOTHER_QUESTION), 'its entry records a fresh baseline');
 		data.saved.set(entry.key, own.state);
 		// A back-off the API could not have asked for (edited, a clock stepped back): dropped with its episode, asked at once.
 		const damage = record.failure && backoffProblem(record.failure, now);
