@@ -73,7 +73,13 @@ export async function listen(parts: Parts, host: string, port: number): Promise<
 		const url = new URL(req.url ?? '/', 'http://simulator');
 		if (admin(req, res, url, raw, parts)) return;
 		const path = `${url.pathname}${url.search}`;
-		const entry: LoggedRequest = { method: req.method ?? '', path, headers: req.headers, body: raw.toString('utf8') };
+		const entry: LoggedRequest = {
+			method: req.method ?? '',
+			path,
+			headers: req.headers,
+			body: raw.toString('utf8'),
+			at: Date.now(),
+		};
 		requests.push(entry);
 		res.on('close', () => {
 			if (!res.writableFinished) entry.closedEarly = true;
@@ -125,6 +131,7 @@ export async function listen(parts: Parts, host: string, port: number): Promise<
 			// The last few answers are enough to replay one; a benchmark's thousands are not kept.
 			if (answered.size > 64) answered.delete(answered.keys().next().value as string);
 			await gate.leaveAfterLatency(arrival);
+			entry.answeredAt = Date.now();
 			const transport = struck(result.rule)?.transport;
 			if (transport) return transport({ req, res, prepared });
 			res.writeHead(prepared.status, prepared.headers);

@@ -13,6 +13,9 @@ export interface LoggedRequest {
 	body: string;
 	resultCode?: string;
 	fault?: FaultKind;
+	/** When it arrived, and when its answer went (epoch ms, Date.now(): a test's clock moves both). */
+	at: number;
+	answeredAt?: number;
 	/** The client closed the connection before the answer ended (its deadline, an abort): the answer was cut. */
 	closedEarly?: boolean;
 }

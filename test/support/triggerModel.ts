@@ -108,6 +108,8 @@ export interface Model {
 	emptyFilter?: boolean;
 	/** Customers whose list changes after every request that reads it (a bind at its front). */
 	tearing: Set<string>;
+	/** n8n's last cron tick (epoch ms): a wait ends a whole number of minutes after it, as a schedule does. */
+	tick: number;
 	/** The world's quota amounts (major units), as the steps set them. */
 	amounts: Record<string, number>;
 	memory: Memory;
@@ -143,6 +145,7 @@ export function newModel(family: Family, saving: N8nSaving): Model {
 		holding: false,
 		droppedHeld: new Set(),
 		tearing: new Set(),
+		tick: Date.now(),
 		serial: 0,
 		ever: {},
 		gone: {},
@@ -303,9 +306,14 @@ export class Run {
 				}
 				return;
 			}
-			case 'wait':
-				later(MINUTES[a % MINUTES.length]);
+			case 'wait': {
+				// The next tick, minutes after the last poll began (not after it ended): a slow poll
+				// leaves less of a back-off's wait to the next.
+				m.tick += MINUTES[a % MINUTES.length] * 60_000;
+				const ahead = m.tick - Date.now();
+				if (ahead > 0) later(ahead / 60_000);
 				return;
+			}
 		}
 		await this.n8nStep(kind, a);
 	}
@@ -362,17 +370,16 @@ export class Run {
 		// A list emptied while it changes at each read: its next bind would copy no payee.
 		for (const customer of m.tearing) if (this.sim().beneficiaries(customer).length === 0) this.stopTearing(customer);
 		const sent = this.sim().requests.length;
-		const now = Date.now();
+		m.tick = Date.now();
 		const poll = await act();
 		const requests = this.sim().requests.slice(sent);
 		// Payees bound while their list was read are of the world too.
 		for (const customer of CUSTOMERS)
 			for (const b of this.sim().beneficiaries(customer)) this.seen(customer, b as unknown as IDataObject);
 		for (const id of entryIds(m)) {
-			const asked = requests.some((r) => this.about(r) === id);
-			const k = m.memory[id];
-			if (asked && k?.askAt !== undefined && now < k.askAt && what !== 'activate')
-				this.fail(`${id} was asked ${Math.round((k.askAt - now) / 60_000)} minutes before its back-off ended`);
+			const askAt = what === 'activate' ? undefined : m.memory[id]?.askAt;
+			const early = requests.find((r) => this.about(r) === id && askAt !== undefined && r.at < askAt);
+			if (early) this.fail(`${id} was asked ${(askAt as number) - early.at} ms before its back-off ended`);
 		}
 		if (what === 'activate') {
 			// Refused only when a read failed: then nothing is active, nothing known.
@@ -386,13 +393,23 @@ export class Run {
 		const items = poll.items ?? [];
 		for (const item of items)
 			if (!m.events.includes(String(item.event))) this.fail(`an event not picked: ${String(item.event)}`);
+		// A possible bank change (an untagged payee's Removed plus Added) comes whole: the cap never parts it.
+		for (const item of items) {
+			const other = item.possibleBankChange as IDataObject | undefined;
+			const partner = (i: IDataObject) =>
+				i.event === other?.event &&
+				i.beneficiaryNick === other?.beneficiaryNick &&
+				this.itemEntry(i) === this.itemEntry(item);
+			if (other && !items.some(partner))
+				this.fail(`a bank change parted: ${String(item.event)} of ${String(item.beneficiaryNick)} alone`);
+		}
 		const holding = items.length >= CAP;
 		for (const id of entryIds(m)) {
 			const read = this.readOf(id, requests);
 			const known = (m.memory[id] ??= { told: [], unknowns: 0 });
 			const mine = items.filter((item) => this.itemEntry(item) === id);
 			if (read.failed !== undefined) {
-				this.failedRead(known, read.failed, now);
+				this.failedRead(known, read.failed, read.failedAt);
 				// Events held back from earlier polls still come while the entry's read fails.
 				if (m.family === 'quota' && mine.length > 0) this.fail(`an alert for ${id}, whose read failed`);
 				for (const item of mine) this.listEvent(id, known, item);
@@ -427,17 +444,19 @@ export class Run {
 	 * its pages: a request without an answer, a list that changed at each read), or read whole;
 	 * `boundAfter`: payees a list changing at each read got after the one request that read it whole.
 	 */
-	private readOf(id: string, requests: LoggedRequest[]): { asked: boolean; failed?: string; boundAfter: number } {
+	private readOf(id: string, requests: LoggedRequest[]) {
 		const mine = requests.filter((r) => this.about(r) === id);
-		const last = new Map<unknown, string>();
+		const last = new Map<unknown, { code: string; at: number }>();
 		for (const r of mine) {
 			const unanswered = r.fault === 'hang' || r.fault === 'reset' || r.closedEarly === true;
-			last.set((JSON.parse(r.body) as IDataObject).pageNumber ?? 1, unanswered ? NO_ANSWER : String(r.resultCode));
+			const code = unanswered ? NO_ANSWER : String(r.resultCode);
+			last.set((JSON.parse(r.body) as IDataObject).pageNumber ?? 1, { code, at: r.answeredAt ?? r.at });
 		}
 		// A list that changes after every request is whole only when one request read it (one page).
 		const struck = mine.filter((r) => r.fault === 'totalChanges').length;
-		const failed = struck > 1 ? TORN : [...last.values()].find((code) => code !== 'SUCCESS');
-		return { asked: mine.length > 0, failed, boundAfter: struck };
+		const failure = [...last.values()].find(({ code }) => code !== 'SUCCESS');
+		const failed = struck > 1 ? TORN : failure?.code;
+		return { asked: mine.length > 0, failed, failedAt: failure?.at ?? 0, boundAfter: struck };
 	}
 
 	private itemEntry(item: IDataObject): string {
@@ -445,7 +464,8 @@ export class Run {
 		return String((item._listedFor as IDataObject | undefined)?.customerId ?? '');
 	}
 
-	private failedRead(known: Known, code: string, now: number): void {
+	/** `at`: when the failing answer went (a status U's wait runs from it). */
+	private failedRead(known: Known, code: string, at: number): void {
 		if (code === TORN) {
 			// A list changing while read: its own row of polls, reported at the 3rd; an answer, so no back-off.
 			const row = known.stage === 'changing' || known.stage === 'unsettled' ? (known.unsettled ?? 0) : 0;
@@ -458,7 +478,7 @@ export class Run {
 		if (code === 'UNKNOWN_EXCEPTION') {
 			known.unknowns++;
 			known.stage = known.unknowns > U_WAITS.length ? 'support' : 'unknown';
-			known.askAt = now + U_WAITS[Math.min(known.unknowns, U_WAITS.length) - 1] * 60_000;
+			known.askAt = at + U_WAITS[Math.min(known.unknowns, U_WAITS.length) - 1] * 60_000;
 		} else known.stage = 'failed';
 	}
 
@@ -480,6 +500,9 @@ export class Run {
 	private quotaRead(id: string, known: Known, items: IDataObject[]): void {
 		const m = this.m;
 		const amount = m.amounts[id];
+		for (const item of items)
+			if (item.availableQuotaAmount !== amount)
+				this.fail(`${id}: an item with ${String(item.availableQuotaAmount)}, not ${amount}`);
 		const changed = items.filter((i) => i.event === 'quotaChanged');
 		const below = items.filter((i) => i.event === 'quotaBelowThreshold');
 		const expectChange = m.events.includes('quotaChanged') && known.amount !== undefined && amount !== known.amount;

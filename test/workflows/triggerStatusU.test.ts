@@ -132,6 +132,31 @@ describe.each(CELLS)('status U, %s subject, n8n saving %s', (shape, saving) => {
 		expect(n8n.warnings).toHaveLength(1);
 	});
 
+	it('the wait runs from the answer U, not from the start of its poll (a retry after the Timeout answered U; a cron tick each minute)', async () => {
+		const n8n = app(quotaTrigger(shape, CHANGED, { options: { timeout: 1000 } }), saving);
+		await n8n.activate();
+		later(1);
+		const tick = Date.now();
+		// The first attempt gets no answer within the Timeout (1 s) and is retried: the retry is answered U.
+		sim().addFault({ fault: 'hang', operation: 'quota', accumulationId: 'U-1001', times: 1 });
+		sim().addFault({ fault: 'answer', operation: 'quota', accumulationId: 'U-1001', answer: U, times: 1 });
+		expect((await n8n.poll()).error?.message).toMatch(/UNKNOWN_EXCEPTION/);
+		const answeredU = sim()
+			.requests.filter((request) => request.resultCode === 'UNKNOWN_EXCEPTION')
+			.at(-1)?.answeredAt as number;
+		expect(answeredU - tick).toBeGreaterThanOrEqual(1000);
+		const ofU1001 = () => sim().requests.filter((request) => request.body.includes('"U-1001"'));
+		const sent = ofU1001().length;
+		for (let minute = 1; minute <= 6 && ofU1001().length === sent; minute++) {
+			later((tick + minute * MINUTE - Date.now()) / MINUTE);
+			await n8n.poll();
+		}
+		// Not at the tick 5 minutes after the poll began (less than 5 minutes after the answer), at the next.
+		const next = ofU1001()[sent];
+		expect(next.at - tick).toBeGreaterThanOrEqual(6 * MINUTE);
+		expect(next.at - answeredU).toBeGreaterThanOrEqual(5 * MINUTE);
+	});
+
 	it('a back-off within its step (U 3 times, 19 minutes to wait) is read as it is', async () => {
 		const n8n = app(quotaTrigger(shape, CHANGED), saving);
 		await n8n.activate();

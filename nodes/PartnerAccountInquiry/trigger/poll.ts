@@ -62,7 +62,7 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	const dueReports = pending(data, watch);
 	if (dueReports.length > 0 && loaded.mayReport && before.last !== 'reported') return finish([], data.held, dueReports);
 
-	const { reads, observed } = await readDue(fn, session, watch, data, loaded, now);
+	const { reads, observed, endedAt } = await readDue(fn, session, watch, data, loaded, now);
 	const tooLarge = (key: string) => {
 		const size = observed.get(key);
 		return new PollBudgetError(size?.totalCount, size?.totalPageNumber, reads.budgetMs);
@@ -78,7 +78,7 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		}
 	}
 	const pages = (key: string) => observed.get(key)?.totalPageNumber;
-	const { found, live } = settle(data, watch, reads, tooLarge, pages, now);
+	const { found, live } = settle(data, watch, reads, tooLarge, pages, (key) => endedAt.get(key) ?? now);
 	const queue = queueEvents(data, found);
 	// A poll without events reports what it found at once: its reads still moved their entries (a
 	// baseline, a quota's move), which this process carries on. Unless every poll is saved here and
@@ -111,6 +111,8 @@ async function readDue(
 		(key) => waitsOut(entries[key].failure, now),
 	);
 	const observed = new Map<string, ListingSize>();
+	// When each read ended: a status U's wait runs from its answer, not from the poll's start.
+	const endedAt = new Map<string, number>();
 	const typical = typicalPages(Object.values(entries).flatMap(({ pages }) => (pages === undefined ? [] : [pages])));
 	const n8nBudgetMs = (fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.();
 	const reads = await readWithinBudget<Read>(
@@ -129,11 +131,15 @@ async function readDue(
 			const entry = byKey.get(key) as WatchedEntry;
 			const size: ListingSize = {};
 			observed.set(key, size);
-			const value = await entry.read(session, { signal, priority }, size);
-			// Compared as it arrives, while other requests are out; the cap is applied later, in the set's order.
-			const sure = !entries[key].doubt;
-			return { value, sure, compared: entry.compare(saved.get(key), value, Number.POSITIVE_INFINITY, sure) };
+			try {
+				const value = await entry.read(session, { signal, priority }, size);
+				// Compared as it arrives, while other requests are out; the cap is applied later, in the set's order.
+				const sure = !entries[key].doubt;
+				return { value, sure, compared: entry.compare(saved.get(key), value, Number.POSITIVE_INFINITY, sure) };
+			} finally {
+				endedAt.set(key, Date.now());
+			}
 		},
 	);
-	return { reads, observed };
+	return { reads, observed, endedAt };
 }

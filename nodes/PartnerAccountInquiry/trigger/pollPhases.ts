@@ -80,7 +80,7 @@ export function pending(data: PollData, watch: Watch, live?: Map<string, unknown
 /**
  * Settle: each entry read to its end (or cut short as too large) moves its record: a success ends
  * its episode (what nobody heard of it is left to report), a failure goes on with it. Returns the
- * entries read with what they found, and this poll's errors by entry.
+ * entries read with what they found, and this poll's errors by entry; `endedAt`: when an entry's read ended.
  */
 export function settle(
 	data: PollData,
@@ -88,7 +88,7 @@ export function settle(
 	reads: PollReads<Read>,
 	tooLarge: (key: string) => Error,
 	pages: (key: string) => number | undefined,
-	now: number,
+	endedAt: (key: string) => number,
 ) {
 	const live = new Map<string, unknown>();
 	const found: Array<Read & { entry: WatchedEntry }> = [];
@@ -101,13 +101,13 @@ export function settle(
 		if (!outcome) continue;
 		record.readAt = data.turn;
 		if (outcome.ok) {
-			const left = endedUnreported(record.failure, data.ended[entry.key], now);
+			const left = endedUnreported(record.failure, data.ended[entry.key], endedAt(entry.key));
 			if (left) data.ended[entry.key] = left;
 			delete record.failure;
 			delete record.doubt;
 			found.push({ entry, ...outcome.value });
 		} else {
-			record.failure = failureAfter(record.failure, outcome.error, entry.key, now);
+			record.failure = failureAfter(record.failure, outcome.error, entry.key, endedAt(entry.key));
 			live.set(entry.key, outcome.error);
 		}
 	}
