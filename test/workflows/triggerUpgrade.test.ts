@@ -61,8 +61,19 @@ describe('states saved by 0.2.0, carried on after the upgrade', () => {
 		sim().setQuota('USER_ID', 'U-1001', '900000');
 		expect((await trigger.poll()).map((q) => [q.event, q.previousAmount])).toEqual([['quotaBelowThreshold', null]]);
 		expect(trigger.warnings).toEqual([
-			expect.stringMatching(/under a threshold edited before this release's first poll/),
+			expect.stringMatching(/a threshold edited \(or hidden.*before this release's first poll/),
 		]);
+	});
+
+	it('one quota subject, Quota Below Threshold swapped for Quota Changed before that poll was saved (n8n drops the hidden Threshold, so its old key cannot be formed): anew, said in one warning', async () => {
+		const shown: INodeParameters = { ...FIXTURE.quotaBelowSingle.parameters, event: 'quotaChanged' };
+		delete shown.threshold;
+		const { poller } = upgradedFrom(sim, 'quotaBelowSingle', FIXTURE.quotaBelowSingle, shown);
+		sim().setQuota('USER_ID', 'U-1001', '300');
+		const result = await poller.poll();
+		// As at an activation for the newly picked event: a baseline, nothing judged against another question's amount.
+		expect(result.ok && (result.items ?? []).length).toBe(0);
+		expect(poller.warnings).toEqual([expect.stringMatching(/hidden by unpicking Quota Below Threshold/)]);
 	});
 
 	it('one quota subject below its threshold: at most the documented repeat, then alerts again only after a recovery', async () => {

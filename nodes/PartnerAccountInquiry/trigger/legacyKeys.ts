@@ -4,8 +4,9 @@
  * filters as entered and, for a quota, the threshold. A state keyed so is migrated to keys of the
  * request alone (watchState.ts). The events, and filters left empty, may have been edited since that
  * state was saved (a migration n8n has not saved yet is done again after a restart), so every form
- * they could have had is tried: each names the same request, and no other. A threshold edited since
- * has no such forms: that entry starts anew, with a warning (store.ts; for a one-subject state of
+ * they could have had is tried: each names the same request, and no other. A threshold edited since,
+ * or hidden since (Quota Below Threshold unpicked: n8n drops a parameter it no longer shows), has
+ * no such forms: that entry starts anew, with a warning (store.ts; for a one-subject state of
  * 0.1.0 or 0.2.0, which its entry's reader finds asks another question: pollPhases.ts plan).
  */
 import { isUnset } from '../shared/core/api/validation';

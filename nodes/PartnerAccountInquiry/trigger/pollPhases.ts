@@ -16,7 +16,7 @@ import type { Compared, WatchedEntry } from './watchedEntry';
 import { MAX_HELD_EVENTS, emptyState, type EntryRecord, type HeldEvent, type WatchState } from './watchState';
 
 const ANOTHER_QUESTION =
-	"it was saved by release 0.2.0 or before for another subject or customer, or under a threshold edited before this release's first poll was saved";
+	"it was saved by release 0.2.0 or before for another question: another subject or customer, or a threshold edited (or hidden by unpicking Quota Below Threshold) before this release's first poll was saved";
 
 /** What a poll works on: each watched entry's record and saved state, episodes ended untold, the events held back. */
 export interface PollData {

@@ -53,7 +53,7 @@ export function openStore(
 	const reading = readWatchState(staticData.state, watch.family, staticData as LegacyBeside, legacy);
 	if (reading.problem) warn(fn, reading.problem, 'every entry records a fresh baseline and reports no change');
 	if (reading.unmatched) {
-		const what = `${reading.unmatched} of its entries, saved by release 0.3.0 or before, match no entry watched now (another customer or subject, or a threshold edited before this release's first poll was saved)`;
+		const what = `${reading.unmatched} of its entries, saved by release 0.3.0 or before, match no entry watched now (another customer or subject, or a threshold edited, or hidden by unpicking Quota Below Threshold, before this release's first poll was saved)`;
 		warn(fn, what, 'each records a fresh baseline');
 	}
 	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, legacy).state.held : [];
