@@ -2,7 +2,7 @@
  * What every saved trigger state shares (framework-free): the question's fingerprint, and how a
  * saved state is read back. Static data can be edited, imported or left by an older version, so a
  * state is used only after its header says it is one of this version and kind for this question;
- * another question starts anew silently, damage starts anew with a warning (trigger/poll.ts).
+ * another question or damage starts anew, with a warning (store.ts, pollPhases.ts plan).
  */
 import { canonical } from '../shared/core/api/identity';
 import { sha256Base64 } from '../shared/core/sha256';
@@ -46,7 +46,7 @@ export function every(ok: Check): Check {
 	return (value) => isRecord(value) && Object.values(value).every(ok);
 }
 
-/** A saved state read back: none (nothing saved, another question: silently anew), or a `problem` (damage: a warning, anew). */
+/** A saved state read back: none (nothing saved, another question: anew, warned of by plan), or a `problem` (damage: a warning, anew). */
 export type StateReading<S> = { state?: S; problem?: string };
 
 /**
