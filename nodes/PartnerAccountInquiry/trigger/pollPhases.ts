@@ -46,7 +46,8 @@ export function plan(loaded: Loaded, watch: Watch, now: number, warn: (problem: 
 		const own = record.state === undefined ? {} : entry.readState(record.state);
 		const named = (problem: string) => (watch.many ? `${entry.label}: ${problem}` : problem);
 		if (own.problem) warn(named(own.problem), 'its entry records a fresh baseline and reports no change');
-		// Only a one-subject state of 0.1.0 or 0.2.0 can ask another question here (legacyKeys.ts): an edit before this release's first poll was saved.
+		// Only a one-subject state of 0.1.0 or 0.2.0 asks another question here (legacyKeys.ts): an
+		// edit made before this release's first poll was saved.
 		else if (record.state !== undefined && own.state === undefined)
 			warn(named(ANOTHER_QUESTION), 'its entry records a fresh baseline');
 		data.saved.set(entry.key, own.state);
