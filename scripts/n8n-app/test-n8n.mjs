@@ -37,11 +37,14 @@ try {
 			// N8N_APP_JOBS picks some (session keys, smoke, shipped: `N8N_APP_JOBS=shipped`), for a maintainer's quick run.
 			const picked = (name) => !process.env.N8N_APP_JOBS || process.env.N8N_APP_JOBS.split(',').includes(name);
 			const jobs = [
-				...sessions(line).filter((spec) => picked(spec.key)).map((spec) => () => runSession(app, spec, shared)),
-				...(picked('shipped') ? [() => runShipped(app, shared)] : []),
-				...(picked('smoke') ? [() => runSmoke(app, shared)] : []),
+				...sessions(line).filter((spec) => picked(spec.key)).map((spec) => [`session ${spec.key}`, () => runSession(app, spec, shared)]),
+				...(picked('shipped') ? [['the shipped examples', () => runShipped(app, shared)]] : []),
+				...(picked('smoke') ? [['the smoke run', () => runSmoke(app, shared)]] : []),
 			];
-			await Promise.all(jobs.map(async (job, i) => (await sleep(i * 40_000), job())));
+			// A job that throws (its setup: a CLI import out of time on a loaded machine) is one failed
+			// check naming it; the other jobs run to their end and their checks count.
+			const ended = await Promise.allSettled(jobs.map(async ([, job], i) => (await sleep(i * 40_000), job())));
+			ended.forEach(({ status, reason }, i) => status === 'rejected' && results.add(false, `${line}.x: ${jobs[i][0]} ended early: ${reason?.stack ?? reason}`));
 			const problems = logs.flatMap((log) => readFileSync(log, 'utf8').split('\n')).filter((l) => /error|fail|warn/i.test(l) && /partner/i.test(l.replaceAll(CACHE, ''))); // the cache's path names the package too
 			results.add(problems.length === 0, `${line}.x: n8n logged no error or warning about the package${problems.length ? ` (saw: ${problems.slice(0, 5).join(' | ')})` : ''}`);
 		} catch (error) {

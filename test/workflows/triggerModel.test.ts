@@ -136,6 +136,13 @@ const REGRESSIONS: Array<[name: string, family: Family, saving: (typeof SAVINGS)
 		'emit',
 		[['poll'], ['burst', 0], ['restart'], ['fault', 0, 'F'], ['events', 7], ['events', 0]],
 	],
+	[
+		// Found by CI's run: the activation set aside n8n's copy, which the quiet poll (not saved) had moved past.
+		'events held behind the cap dropped by a quiet poll (their event unpicked), picked again, then a reactivation',
+		'beneficiaries',
+		'scheduler',
+		[['burst', 0], ['poll'], ['events', 1], ['poll'], ['events', 0], ['reactivate']],
+	],
 ];
 /** Sequences written to reach, every run, what random ones reach rarely (a row of 3 polls of a torn list). */
 const REACHED: typeof REGRESSIONS = [
