@@ -109,8 +109,14 @@ export function rest(base) {
 		if (res.status !== 200) die(`${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`);
 		return res.data;
 	};
+	/** The node types the editor is served: a loaded machine's n8n may answer before it wrote them (not yet a list). */
+	const nodeTypes = async () => {
+		let seen;
+		const types = await until(async () => ((seen = await call('GET', '/types/nodes.json')), Array.isArray(seen.json) && seen.json), 60_000, 2000);
+		return types || die(`/types/nodes.json answered ${seen?.status}: ${String(seen?.text).slice(0, 200)}`);
+	};
 	return {
-		call, signIn, ok,
+		call, signIn, ok, nodeTypes,
 		/** Activates as the editor does: 2.x publishes the current version, 1.x sets active. */
 		activate: async (id) => {
 			const w = await ok('GET', `/rest/workflows/${id}`);

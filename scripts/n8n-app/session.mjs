@@ -129,7 +129,7 @@ export async function runSession(app, spec, { work, registry, tarball, results, 
 	try {
 		await start('started');
 		if (spec.install === 'tarball') {
-			const types = (await ctx.rest.call('GET', '/types/nodes.json')).json?.map((t) => t.name) ?? [];
+			const types = (await ctx.rest.nodeTypes()).map((t) => t.name);
 			const want = ['partnerAccountInquiry', 'partnerAccountInquiryTool', 'partnerAccountInquiryTrigger'].map((t) => `${PACKAGE}.${t}`);
 			check(want.every((t) => types.includes(t)), `installed from the tarball by hand, n8n loads the package at its start: the editor is served ${want.map((t) => t.split('.')[1]).join(', ')}`, types.filter((t) => t.startsWith(PACKAGE)).join(', '));
 		}
@@ -193,7 +193,7 @@ async function appChecks(url, simUrl, check) {
 		return described(listed, VERSION) ? 'yes' : die(JSON.stringify(listed).slice(0, 300));
 	});
 	await step('the editor is served the three node types and their icons', async () => {
-		const types = (await r.call('GET', '/types/nodes.json')).json;
+		const types = await r.nodeTypes();
 		for (const name of ['partnerAccountInquiry', 'partnerAccountInquiryTool', 'partnerAccountInquiryTrigger']) {
 			const type = types.find((t) => t.name === `${PACKAGE}.${name}`) ?? die(`${name} is missing`);
 			for (const icon of Object.values(type.iconUrl ?? die(`${name} has no icons`))) if (!(await r.call('GET', `/${icon}`)).text.includes('<svg')) die(`icon /${icon} is no SVG`);
