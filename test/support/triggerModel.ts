@@ -118,6 +118,8 @@ export interface Model {
 	mayRepeat: Set<string>;
 	/** A poll may have held events back (a burst): no sync check until one emits fewer than the cap. */
 	holding: boolean;
+	/** `holding` at the last poll n8n saved: a restart goes back to it (a drop of held events lost with an unsaved poll). */
+	savedHolding?: boolean;
 	/**
 	 * Entries whose held events of an event unpicked were dropped (README: one no longer picked is
 	 * not emitted, also from what waits): their next whole read takes the world as told, unchecked.
@@ -329,12 +331,14 @@ export class Run {
 			if (kind === 'restart') {
 				if (!m.active) return;
 				m.memory = clone(m.saved ?? {});
+				m.holding = m.savedHolding ?? false;
 				for (const id of entryIds(m)) if (m.memory[id]?.alerted) m.mayRepeat.add(id);
 				return await this.observe(() => this.n8n.restart(), 'restart');
 			}
 			if (!m.active) {
 				m.memory = {};
 				m.saved = undefined;
+				m.savedHolding = undefined;
 				m.mayRepeat.clear();
 				return await this.observe(() => this.n8n.activate(), 'activate');
 			}
@@ -427,7 +431,10 @@ export class Run {
 		else m.holding = holding;
 		// A poll forgets the entries no longer watched (one put back before it carries on as it was).
 		for (const id of Object.keys(m.memory)) if (!entryIds(m).includes(id)) delete m.memory[id];
-		if (poll.saved) m.saved = clone(m.memory);
+		if (poll.saved) {
+			m.saved = clone(m.memory);
+			m.savedHolding = m.holding;
+		}
 	}
 
 	private about(request: LoggedRequest): string | undefined {

@@ -40,7 +40,7 @@ function poll(data: Record<string, unknown>, nowMs = Date.now(), activated?: num
 }
 /** A user's activation over `data`, as the node plays it; returns its run. */
 function activate(data: Record<string, unknown>): number {
-	const run = startRun(NODE, data.pollRecord);
+	const { run } = startRun(NODE, data);
 	delete data.pollRecord;
 	delete data.state;
 	return run;

@@ -24,6 +24,8 @@ interface Remembered {
 	dropped?: string;
 	/** The record of its last write in a poll that did not throw (n8n's copy may come back from it). */
 	kept?: PollRecord;
+	/** What the run's activation set aside, until its poll writes (a refused one never does). */
+	aside?: unknown;
 }
 
 export interface Carried {
@@ -43,7 +45,8 @@ export interface Carried {
 
 const MEMORY_BUDGET_CHARS = 64 * 2 ** 20;
 const ENTRY_CHARS = 300;
-const sizeOf = (data: NodeData): number => ENTRY_CHARS + (JSON.stringify(data)?.length ?? 0);
+const sizeOf = ({ data, aside }: Pick<Remembered, 'data' | 'aside'>): number =>
+	ENTRY_CHARS + (JSON.stringify([data, aside ?? null])?.length ?? 0);
 const unproven = { everyPollSaved: false };
 
 /** What one n8n process remembers of the trigger nodes it polls: made once per process, with the node type. */
@@ -159,16 +162,21 @@ export class PollMemory {
 	}
 
 	/**
-	 * A user's activation of `node`, whose static data held `previous` as its poll record: what this
-	 * process wrote before is no state to carry on from, and the new run (returned, for
-	 * recordActivation) counts one more than any run seen (the saved one, the one remembered, the
-	 * last activation's in the global static data, `activated`).
+	 * A user's activation of `node`, given `staticData` (n8n's copy): what this process wrote before is
+	 * no state to carry on from. Returns the new run (for recordActivation), one more than any run
+	 * seen (the saved one, the one remembered, the last activation's in the global static data,
+	 * `activated`), and the state it sets aside (its held events still follow): the newest there is,
+	 * this process's last write where n8n did not save it (a quiet poll that dropped events of one
+	 * unpicked since), what a refused activation set aside, else n8n's copy.
 	 */
-	startRun(node: string, previous: unknown, activated = 0): number {
+	startRun(node: string, staticData: NodeData, activated = 0): { run: number; setAside: unknown } {
 		const mine = this.remembered.get(node);
-		const run = Math.max(readPollRecord(previous).state?.run ?? 0, mine?.run ?? 0, activated) + 1;
-		this.remember(node, { run, data: {} });
-		return run;
+		const saved = readPollRecord(staticData.pollRecord).state;
+		const newest = mine && !mine.record ? mine.aside : this.carryOn(node, saved, staticData, activated).adopt?.state;
+		const setAside = newest ?? staticData.state;
+		const run = Math.max(saved?.run ?? 0, mine?.run ?? 0, activated) + 1;
+		this.remember(node, { run, data: {}, aside: setAside });
+		return { run, setAside };
 	}
 
 	private forget(node: string): void {
@@ -185,7 +193,7 @@ export class PollMemory {
 	private remember(node: string, entry: Omit<Remembered, 'chars'>): void {
 		const dropped = entry.dropped ?? this.remembered.get(node)?.dropped;
 		this.forget(node);
-		const chars = sizeOf(entry.data);
+		const chars = sizeOf(entry);
 		this.remembered.set(node, { ...entry, dropped, chars });
 		this.rememberedChars += chars;
 		for (const key of this.remembered.keys()) {

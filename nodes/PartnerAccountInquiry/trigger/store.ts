@@ -116,16 +116,13 @@ function openBook(
 	}
 	const global = fn.getWorkflowStaticData('global');
 	const { id } = fn.getNode();
-	// An activation sets aside the newest state of the node: this process's last write where n8n did
-	// not save it (a quiet poll that dropped held events of an event unpicked since), else n8n's copy.
-	const newest = activating
-		? memory.carryOn(node, readPollRecord(staticData.pollRecord).state, staticData, activationRun(global, id))
-		: undefined;
-	const setAside = activating ? (newest?.adopt?.state ?? staticData.state) : undefined;
+	let setAside: unknown;
 	if (activating) {
+		const started = memory.startRun(node, staticData, activationRun(global, id));
+		setAside = started.setAside;
 		// The run goes to the global static data too: n8n's activator saves it after this poll on
 		// every setup, even where it does not save this poll's node data (durable cursors).
-		recordActivation(global, id, memory.startRun(node, staticData.pollRecord, activationRun(global, id)));
+		recordActivation(global, id, started.run);
 		for (const key of NODE_DATA_KEYS) delete staticData[key];
 	}
 	const reading = readPollRecord(staticData.pollRecord);

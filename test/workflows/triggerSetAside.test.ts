@@ -1,0 +1,121 @@
+/**
+ * What a user's activation sets aside (store.ts, pollMemory.ts `startRun`): the newest state of the
+ * node, whose held events still follow for the entries watched and the events picked now. Held
+ * events dropped since (their event unpicked, their entry removed) by a poll n8n did not save stay
+ * dropped: across a reactivation, and across an activation refused in between (a hostile review
+ * found the second: the refused activation left nothing newer than n8n's older copy). A restart
+ * loses such a drop with the unsaved poll: what it held may then come, never twice.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { N8nPoll } from '../support/n8nApp';
+import { useSimulator } from '../support/helpers';
+import { itemsOf, useClock } from '../support/pollerApp';
+import { appOf, customerTrigger } from '../support/watchShapes';
+
+const { sim } = useSimulator();
+useClock();
+const app = appOf(sim);
+const FAIL = { status: 'F', code: 'PROCESS_FAIL', message: 'General business failure' } as const;
+const small = () => sim().beneficiaries('CUST_SMALL');
+const bind = (ref: string) =>
+	small().push({
+		...small()[0],
+		referenceBeneficiaryId: ref,
+		beneficiaryToken: Buffer.from(`token:${ref}`).toString('base64'),
+	});
+const bindBurst = () => {
+	for (let i = 0; i < 510; i++) bind(`REF-H-${i}`);
+};
+const refsOf = (p: N8nPoll | undefined) => itemsOf(p).map((i) => String(i.referenceBeneficiaryId));
+const ADDED = ['beneficiaryAdded'];
+const REMOVED = ['beneficiaryRemoved'];
+const HELD = Array.from({ length: 10 }, (_, i) => `REF-H-${500 + i}`);
+/** The next activation's read of CUST_SMALL answers F: the activation is refused. */
+const refuseNextActivation = () =>
+	sim().addFault({ fault: 'answer', operation: 'list', customerId: 'CUST_SMALL', answer: FAIL, times: 1 } as never);
+const set = (ids: string[]): INodeParameters =>
+	({
+		triggerOn: 'beneficiaries',
+		events: ADDED,
+		watch: 'many',
+		options: {},
+		customers: { customer: ids.map((customerId) => ({ customerId })) },
+	}) as unknown as INodeParameters;
+
+/** 2.x's scheduler: 10 Added held behind the cap, dropped by a quiet poll (Added unpicked), Added picked again, deactivated. */
+async function droppedByQuietPoll(restart = false) {
+	const n8n = app(customerTrigger('one', ADDED), 'scheduler');
+	expect(refsOf(await n8n.activate())).toEqual([]);
+	bindBurst();
+	expect(refsOf(await n8n.poll())).toHaveLength(500); // saved; 10 held
+	await n8n.update(customerTrigger('one', REMOVED)); // the scheduler runs no poll at an edit
+	expect(refsOf(await n8n.poll())).toEqual([]); // quiet: the 10 dropped; not saved
+	if (restart) await n8n.restart();
+	await n8n.update(customerTrigger('one', ADDED));
+	n8n.deactivate();
+	return n8n;
+}
+
+describe("held events dropped by a poll n8n did not save stay dropped (2.x's scheduler)", () => {
+	it('at a reactivation', async () => {
+		const n8n = await droppedByQuietPoll();
+		expect(refsOf(await n8n.activate())).toEqual([]);
+		expect(refsOf(await n8n.poll())).toEqual([]);
+	});
+
+	it('at a reactivation after one refused (a read F)', async () => {
+		const n8n = await droppedByQuietPoll();
+		refuseNextActivation();
+		expect((await n8n.activate()).error).toBeDefined();
+		expect(refsOf(await n8n.activate())).toEqual([]);
+		expect(refsOf(await n8n.poll())).toEqual([]);
+	});
+
+	it('an n8n restart loses the drop with the unsaved poll: the 10 come at the reactivation, once', async () => {
+		const n8n = await droppedByQuietPoll(true);
+		expect(refsOf(await n8n.activate())).toEqual(HELD);
+		expect(refsOf(await n8n.poll())).toEqual([]);
+	});
+
+	it('an entry removed from the set (forgotten with what it held), added back, an activation refused: nothing it held comes', async () => {
+		const n8n = app(set(['CUST_SMALL', 'CUST_EMPTY']), 'scheduler');
+		expect(refsOf(await n8n.activate())).toEqual([]);
+		bindBurst();
+		expect(refsOf(await n8n.poll())).toHaveLength(500); // saved; 10 held for CUST_SMALL
+		await n8n.update(set(['CUST_EMPTY']));
+		expect(refsOf(await n8n.poll())).toEqual([]); // quiet: CUST_SMALL forgotten; not saved
+		await n8n.update(set(['CUST_SMALL', 'CUST_EMPTY'])); // its baseline anew at its first read
+		n8n.deactivate();
+		refuseNextActivation();
+		expect((await n8n.activate()).error).toBeDefined();
+		const seen: IDataObject[] = itemsOf(await n8n.activate());
+		for (let i = 0; i < 2; i++) seen.push(...itemsOf(await n8n.poll()));
+		expect(seen).toEqual([]);
+	});
+});
+
+describe('durable cursors: the drop made by an activation n8n does not commit stays made', () => {
+	async function droppedAtActivation() {
+		const n8n = app(customerTrigger('one', ADDED), 'durable');
+		expect(refsOf(await n8n.activate())).toEqual([]);
+		bindBurst();
+		expect(refsOf(await n8n.poll())).toHaveLength(500); // committed; 10 held
+		n8n.deactivate();
+		await n8n.update(customerTrigger('one', REMOVED));
+		expect(refsOf(await n8n.activate())).toEqual([]); // sets the 10 aside and drops them; quiet, not committed
+		n8n.deactivate();
+		await n8n.update(customerTrigger('one', ADDED));
+		return n8n;
+	}
+	it('at a reactivation', async () => {
+		const n8n = await droppedAtActivation();
+		expect(refsOf(await n8n.activate())).toEqual([]);
+	});
+	it('at a reactivation after one refused', async () => {
+		const n8n = await droppedAtActivation();
+		refuseNextActivation();
+		expect((await n8n.activate()).error).toBeDefined();
+		expect(refsOf(await n8n.activate())).toEqual([]);
+	});
+});
