@@ -4,11 +4,14 @@
  * events dropped since (their event unpicked, their entry removed) by a poll n8n did not save stay
  * dropped: across a reactivation, and across an activation refused in between (a hostile review
  * found the second: the refused activation left nothing newer than n8n's older copy). A restart
- * loses such a drop with the unsaved poll: what it held may then come, never twice.
+ * loses such a drop with the unsaved poll: what it held may then come, never twice. What an
+ * activation refused in one process set aside yields to a run another process wrote since (a
+ * second review found it repeated what that process emitted).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { N8nPoll } from '../support/n8nApp';
+import { newWorkflowId, sandboxCredentials } from '../../sandbox/engine';
+import { n8nApp, type N8nPoll, type N8nSaving } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
 import { itemsOf, useClock } from '../support/pollerApp';
 import { appOf, customerTrigger } from '../support/watchShapes';
@@ -119,3 +122,44 @@ describe('durable cursors: the drop made by an activation n8n does not commit st
 		expect(refsOf(await n8n.activate())).toEqual([]);
 	});
 });
+
+describe.each(['emit', 'scheduler', 'durable'] as const)(
+	'two n8n mains on one database (%s): an activation refused on A, then B activates and emits',
+	(saving: N8nSaving) => {
+		/** One main over the workflow `workflowId`, its database starting as `staticData`. */
+		const main = (workflowId: string, staticData?: IDataObject) =>
+			n8nApp({
+				parameters: customerTrigger('one', ADDED),
+				credentials: sandboxCredentials(sim().url),
+				saving,
+				typeVersion: 3,
+				workflowId,
+				staticData,
+			});
+		const replace = (into: IDataObject, from: IDataObject) => {
+			for (const key of Object.keys(into)) delete into[key];
+			Object.assign(into, from);
+		};
+
+		it("A's next activation sets aside B's newer state: nothing B emitted comes again", async () => {
+			const id = newWorkflowId();
+			const a = main(id);
+			expect(refsOf(await a.activate())).toEqual([]);
+			bindBurst();
+			expect(refsOf(await a.poll())).toHaveLength(500); // saved; 10 held
+			a.deactivate();
+			refuseNextActivation();
+			expect((await a.activate()).error).toBeDefined(); // A keeps what it set aside (the 10)
+			const b = main(id, a.saved());
+			b.editSavedGlobal((data) => replace(data, a.savedGlobal()));
+			expect(refsOf(await b.activate())).toEqual(HELD);
+			expect(refsOf(await b.poll())).toEqual([]);
+			b.deactivate();
+			a.editSaved((data) => replace(data, b.saved()));
+			a.editSavedGlobal((data) => replace(data, b.savedGlobal()));
+			const seen = refsOf(await a.activate());
+			seen.push(...refsOf(await a.poll()));
+			expect(seen).toEqual([]);
+		});
+	},
+);

@@ -167,12 +167,14 @@ export class PollMemory {
 	 * seen (the saved one, the one remembered, the last activation's in the global static data,
 	 * `activated`), and the state it sets aside (its held events still follow): the newest there is,
 	 * this process's last write where n8n did not save it (a quiet poll that dropped events of one
-	 * unpicked since), what a refused activation set aside, else n8n's copy.
+	 * unpicked since), what an activation refused here set aside (unless another process wrote a run
+	 * as new since), else n8n's copy.
 	 */
 	startRun(node: string, staticData: NodeData, activated = 0): { run: number; setAside: unknown } {
 		const mine = this.remembered.get(node);
 		const saved = readPollRecord(staticData.pollRecord).state;
-		const newest = mine && !mine.record ? mine.aside : this.carryOn(node, saved, staticData, activated).adopt?.state;
+		const refusedHere = mine && !mine.record && !(saved && saved.run >= mine.run);
+		const newest = refusedHere ? mine.aside : this.carryOn(node, saved, staticData, activated).adopt?.state;
 		const setAside = newest ?? staticData.state;
 		const run = Math.max(saved?.run ?? 0, mine?.run ?? 0, activated) + 1;
 		this.remember(node, { run, data: {}, aside: setAside });
