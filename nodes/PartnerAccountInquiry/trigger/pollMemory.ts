@@ -24,8 +24,11 @@ interface Remembered {
 	dropped?: string;
 	/** The record of its last write in a poll that did not throw (n8n's copy may come back from it). */
 	kept?: PollRecord;
-	/** What the run's activation set aside, until its poll writes (a refused one never does). */
-	aside?: unknown;
+	/**
+	 * What the run's activation set aside, until its poll writes (a refused one never does), and the
+	 * mark of n8n's record it was chosen over (another write since: n8n's copy is the newer).
+	 */
+	aside?: { state: unknown; over: string };
 }
 
 export interface Carried {
@@ -167,17 +170,18 @@ export class PollMemory {
 	 * seen (the saved one, the one remembered, the last activation's in the global static data,
 	 * `activated`), and the state it sets aside (its held events still follow): the newest there is,
 	 * this process's last write where n8n did not save it (a quiet poll that dropped events of one
-	 * unpicked since), what an activation refused here set aside (unless another process wrote a run
-	 * as new since), else n8n's copy.
+	 * unpicked since), what an activation refused here set aside (unless another process wrote
+	 * since: run numbers of refused activations are not comparable across processes), else n8n's copy.
 	 */
 	startRun(node: string, staticData: NodeData, activated = 0): { run: number; setAside: unknown } {
 		const mine = this.remembered.get(node);
 		const saved = readPollRecord(staticData.pollRecord).state;
-		const refusedHere = mine && !mine.record && !(saved && saved.run >= mine.run);
-		const newest = refusedHere ? mine.aside : this.carryOn(node, saved, staticData, activated).adopt?.state;
+		const over = saved ? markOf(saved) : '';
+		const refusedHere = mine && !mine.record && mine.aside?.over === over;
+		const newest = refusedHere ? mine.aside?.state : this.carryOn(node, saved, staticData, activated).adopt?.state;
 		const setAside = newest ?? staticData.state;
 		const run = Math.max(saved?.run ?? 0, mine?.run ?? 0, activated) + 1;
-		this.remember(node, { run, data: {}, aside: setAside });
+		this.remember(node, { run, data: {}, aside: { state: setAside, over } });
 		return { run, setAside };
 	}
 
