@@ -6,14 +6,15 @@
  * found the second: the refused activation left nothing newer than n8n's older copy). A restart
  * loses such a drop with the unsaved poll: what it held may then come, never twice. What an
  * activation refused in one process set aside yields to any write another process made since (two
- * reviews found it repeated what that process emitted).
+ * reviews found it repeated what that process emitted). A quota alert set aside gives way to the
+ * activation's own alert for a subject below now (a fourth review found both came).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { newWorkflowId, sandboxCredentials } from '../../sandbox/engine';
 import { n8nApp, type N8nPoll, type N8nSaving } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
-import { itemsOf, useClock } from '../support/pollerApp';
+import { itemsOf, subjectRow, useClock } from '../support/pollerApp';
 import { appOf, customerTrigger } from '../support/watchShapes';
 
 const { sim } = useSimulator();
@@ -169,3 +170,26 @@ describe.each(['emit', 'scheduler', 'durable'] as const)(
 		);
 	},
 );
+
+describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts held at a deactivation (%s)', (saving) => {
+	const ids = Array.from({ length: 510 }, (_, i) => `U-B${i}`);
+	const below = {
+		triggerOn: 'quota',
+		events: ['quotaBelowThreshold'],
+		watch: 'many',
+		threshold: 1_000_000,
+		subjects: { subject: ids.map((id) => subjectRow(id)) },
+	} as unknown as INodeParameters;
+	const subjects = (p: N8nPoll | undefined) => itemsOf(p).map((i) => String(i.quotaAccumulationId));
+
+	it('the reactivation alerts each subject below once; a held alert of one above now still comes, once', async () => {
+		const n8n = app(below, saving);
+		expect(subjects(await n8n.activate())).toHaveLength(500); // U-B500..509 held
+		n8n.deactivate();
+		sim().setQuota('USER_ID', 'U-B505', '200000000'); // 2,000,000.00: above the threshold now
+		const seen = subjects(await n8n.activate());
+		for (let i = 0; i < 3; i++) seen.push(...subjects(await n8n.poll()));
+		expect(seen.filter((id, i) => seen.indexOf(id) !== i)).toEqual([]);
+		expect([...seen].sort()).toEqual([...ids].sort());
+	});
+});

@@ -25,6 +25,8 @@ export interface PollData {
 	ended: Record<string, EndedFailure>;
 	saved: Map<string, unknown>;
 	held: HeldEvent[];
+	/** How many of `held`, first, an activation set aside (the rest: held by this run's polls). */
+	setAside: number;
 }
 
 /** An entry read to its end: what it returned, whether its state was trusted whole, and its comparison. */
@@ -36,7 +38,7 @@ export type Read = { value: unknown; sure: boolean; compared: Compared };
  */
 export function plan(loaded: Loaded, watch: Watch, now: number, warn: (problem: string, outcome: string) => void) {
 	const before = loaded.state;
-	const data: PollData = { turn: before.turn + 1, entries: {}, ended: {}, saved: new Map(), held: [] };
+	const data: PollData = { turn: before.turn + 1, entries: {}, ended: {}, saved: new Map(), held: [], setAside: 0 };
 	for (const entry of watch.entries) {
 		const record: EntryRecord = { ...(before.entries[entry.key] ?? { readAt: 0 }) };
 		// A state that may lack a finding a lost write held (a re-armed alert) stays in doubt until read.
@@ -60,11 +62,14 @@ export function plan(loaded: Loaded, watch: Watch, now: number, warn: (problem: 
 	// watched), as the events picked now have them: one no longer picked is not emitted (the state
 	// moved past it); a change held as Bank Details Changed is a Beneficiary Changed without it.
 	const watched = new Set(watch.entries.map(({ key }) => key));
-	data.held = [...loaded.setAside, ...before.held].flatMap(({ key, json }) => {
+	const follows = ({ key, json }: HeldEvent): HeldEvent[] => {
 		const changed = json.changes ? Object.keys(json.changes) : undefined;
 		const event = changed ? changeEvent(changed, watch.events) : (json.event as TriggerEvent);
 		return watched.has(key) && event && watch.events.has(event) ? [{ key, json: { ...json, event } }] : [];
-	});
+	};
+	const setAside = loaded.setAside.flatMap(follows);
+	data.held = [...setAside, ...before.held.flatMap(follows)];
+	data.setAside = setAside.length;
 	return data;
 }
 
@@ -121,6 +126,9 @@ export function settle(
  * queue; `cut` says how much of it is emitted now.
  */
 export function queueEvents(data: PollData, found: Array<Read & { entry: WatchedEntry }>): HeldEvent[] {
+	// An activation's baseline alerts each quota below now: an alert set aside for it would come twice.
+	const alerting = new Set(found.filter(({ compared }) => compared.events.some(isAlert)).map(({ entry }) => entry.key));
+	data.held = data.held.filter((held, i) => i >= data.setAside || !isAlert(held.json) || !alerting.has(held.key));
 	// One place fewer than the queue holds: the cut may move back by one (a bank change never parted).
 	let room = MAX_EVENTS_PER_POLL - 1 + MAX_HELD_EVENTS - data.held.length;
 	const queue: HeldEvent[] = [...data.held];
@@ -136,6 +144,8 @@ export function queueEvents(data: PollData, found: Array<Read & { entry: Watched
 	}
 	return queue;
 }
+
+const isAlert = (json: { event?: unknown }) => json.event === 'quotaBelowThreshold';
 
 /**
  * The queue cut at the cap, which never parts a bank change without a reference ID (an Added and
