@@ -193,3 +193,31 @@ describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts held at a
 		expect([...seen].sort()).toEqual([...ids].sort());
 	});
 });
+
+it("a quota baseline beyond the room the set-aside events leave takes the amount: the subject's next move is a Quota Changed", async () => {
+	const ids = Array.from({ length: 510 }, (_, i) => `U-B${i}`);
+	const both = {
+		triggerOn: 'quota',
+		events: ['quotaBelowThreshold', 'quotaChanged'],
+		watch: 'many',
+		threshold: 1_000_000,
+		subjects: { subject: ids.map((id) => subjectRow(id)) },
+	} as unknown as INodeParameters;
+	const n8n = app(both, 'scheduler');
+	expect(itemsOf(await n8n.activate())).toHaveLength(500); // U-B500..509's alerts held
+	// 1,999 Quota Changed waiting (a subject's changes of many polls can wait in line): 500 places left.
+	n8n.editSaved((data) => {
+		const state = data.state as { held: Array<{ key: string; json: IDataObject }> };
+		const [one] = state.held;
+		state.held = Array.from({ length: 1999 }, () => ({ ...one, json: { ...one.json, event: 'quotaChanged' } }));
+	});
+	n8n.deactivate();
+	const atActivation = itemsOf(await n8n.activate()); // 500 places: U-B500..509 find none
+	expect(atActivation).toHaveLength(500);
+	sim().setQuota('USER_ID', 'U-B509', '5000000'); // 50,000.00
+	const seen: IDataObject[] = [];
+	for (let i = 0; i < 6; i++) seen.push(...itemsOf(await n8n.poll()));
+	const moved = seen.filter((e) => e.quotaAccumulationId === 'U-B509' && e.availableQuotaAmount === 50000);
+	expect(moved.map((e) => e.event).sort()).toEqual(['quotaBelowThreshold', 'quotaChanged']);
+	expect(moved.find((e) => e.event === 'quotaChanged')?.previousAmount).not.toBeNull();
+});

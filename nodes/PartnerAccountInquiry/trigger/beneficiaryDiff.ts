@@ -152,10 +152,16 @@ function named({ event, beneficiary }: BeneficiaryChange): Record<string, unknow
 	return { event, beneficiaryNick: beneficiary.beneficiaryNick, ...Object.fromEntries(tails) };
 }
 
-/** Whether `removed` is the Removed that besideTheirAdded put right after `added` (items as emitted). */
+/**
+ * Whether `removed` is the Removed that besideTheirAdded put right after `added` (items as emitted):
+ * each names the other as a possible bank change. Not by nickname: masking may have changed one
+ * (a nickname holding the last four of the new account).
+ */
 export function pairedRemoval({ key, json: a }: HeldEvent, { key: other, json: r }: HeldEvent): boolean {
+	const partner = (item: Record<string, unknown>) =>
+		(item.possibleBankChange as { event?: unknown } | undefined)?.event;
 	const kinds = a.event === 'beneficiaryAdded' && r.event === 'beneficiaryRemoved';
-	return key === other && kinds && untagged(a) !== undefined && untagged(a) === untagged(r);
+	return key === other && kinds && partner(a) === 'beneficiaryRemoved' && partner(r) === 'beneficiaryAdded';
 }
 
 /**

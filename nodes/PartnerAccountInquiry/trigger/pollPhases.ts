@@ -6,7 +6,7 @@
  */
 import { maskBankDetails } from '../shared/core/masking';
 import { MAX_EVENTS_PER_POLL, pairedRemoval } from './beneficiaryDiff';
-import { changeEvent, type TriggerEvent } from './events';
+import { changeEvent, type Family, type TriggerEvent } from './events';
 import { backoffProblem, dueStage, endedUnreported, failureAfter, told, type EndedFailure } from './failures';
 import type { Pending } from './failureReports';
 import type { PollReads } from './pollPlan';
@@ -152,12 +152,14 @@ const isAlert = (json: { event?: unknown }) => json.event === 'quotaBelowThresho
  * its Removed, side by side): what is emitted now, and what is held, masked (the state never keeps
  * bank details whole; held ones were masked when first held).
  */
-export function cut(data: PollData, queue: HeldEvent[]): { emitted: HeldEvent[]; held: HeldEvent[] } {
+export function cut(data: PollData, queue: HeldEvent[], family: Family): { emitted: HeldEvent[]; held: HeldEvent[] } {
 	const [last, next] = [queue[MAX_EVENTS_PER_POLL - 1], queue[MAX_EVENTS_PER_POLL]];
 	const at = MAX_EVENTS_PER_POLL - (next && pairedRemoval(last, next) ? 1 : 0);
+	// A quota item holds no bank details: its amounts (8 digits and more) are no account to mask.
+	const mask = (json: HeldEvent['json']) => (family === 'beneficiaries' ? maskBankDetails(json) : json);
 	const held = queue
 		.slice(at)
-		.map((event, i) => (i + at < data.held.length ? event : { ...event, json: maskBankDetails(event.json) }));
+		.map((event, i) => (i + at < data.held.length ? event : { ...event, json: mask(event.json) }));
 	return { emitted: queue.slice(0, at), held };
 }
 

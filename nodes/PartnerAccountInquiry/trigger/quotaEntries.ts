@@ -86,8 +86,12 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 				const outcome = quotaEvents(wanted, state, key, quota.availableQuotaAmount as number, threshold, whole);
 				const { below, amount } = outcome.next;
 				const moved = () => !state || below !== state.below || amount !== state.amount || threshold !== state.threshold;
-				// Over the cap: nothing emitted and the state stays (none: no baseline yet), so a later poll fires it.
-				if (outcome.fired.length > cap) return { events: [], next: state, unchanged: false, moved: () => false };
+				// Over the cap: nothing emitted and the state stays, so a later poll fires it; a baseline
+				// still takes the amount (a move before that poll is a Quota Changed), not the alert.
+				if (outcome.fired.length > cap) {
+					const next = state ?? { ...outcome.next, below: false };
+					return { events: [], next, unchanged: false, moved: () => state === undefined };
+				}
 				const events = outcome.fired.map((event) => {
 					const json: IDataObject = { ...quota, event, ...naming, previousAmount: outcome.previousAmount ?? null };
 					if (event === 'quotaBelowThreshold') json.threshold = threshold;
