@@ -126,12 +126,9 @@ export function settle(
  * queue; `cut` says how much of it is emitted now.
  */
 export function queueEvents(data: PollData, found: Array<Read & { entry: WatchedEntry }>): HeldEvent[] {
-	// An activation's baseline alerts each quota below now: an alert set aside for it would come twice.
-	const alerting = new Set(found.filter(({ compared }) => compared.events.some(isAlert)).map(({ entry }) => entry.key));
-	data.held = data.held.filter((held, i) => i >= data.setAside || !isAlert(held.json) || !alerting.has(held.key));
 	// One place fewer than the queue holds: the cut may move back by one (a bank change never parted).
 	let room = MAX_EVENTS_PER_POLL - 1 + MAX_HELD_EVENTS - data.held.length;
-	const queue: HeldEvent[] = [...data.held];
+	const fresh: HeldEvent[] = [];
 	for (const { entry, value, sure, compared } of found) {
 		const record = data.entries[entry.key];
 		const { events, next } =
@@ -140,9 +137,13 @@ export function queueEvents(data: PollData, found: Array<Read & { entry: Watched
 		if (next === undefined) delete record.state;
 		else record.state = next;
 		record.unchanged = compared.unchanged;
-		queue.push(...events.map((json) => ({ key: entry.key, json })));
+		fresh.push(...events.map((json) => ({ key: entry.key, json })));
 	}
-	return queue;
+	// An activation's baseline alerts each quota below now: an alert set aside for a subject whose
+	// baseline alert found a place would come twice (one whose did not still comes, once).
+	const alerting = new Set(fresh.filter(({ json }) => isAlert(json)).map(({ key }) => key));
+	data.held = data.held.filter((held, i) => i >= data.setAside || !isAlert(held.json) || !alerting.has(held.key));
+	return [...data.held, ...fresh];
 }
 
 const isAlert = (json: { event?: unknown }) => json.event === 'quotaBelowThreshold';
