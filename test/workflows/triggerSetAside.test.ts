@@ -223,7 +223,7 @@ it("a quota baseline beyond the room the set-aside events leave takes the amount
 });
 
 it('an alert set aside for a subject whose own baseline alert finds no place still comes, once (the subject back above since)', async () => {
-	const ids = Array.from({ length: 510 }, (_, i) => `U-B${i}`);
+	const ids = Array.from({ length: 520 }, (_, i) => `U-B${i}`);
 	const both = {
 		triggerOn: 'quota',
 		events: ['quotaBelowThreshold', 'quotaChanged'],
@@ -232,19 +232,20 @@ it('an alert set aside for a subject whose own baseline alert finds no place sti
 		subjects: { subject: ids.map((id) => subjectRow(id)) },
 	} as unknown as INodeParameters;
 	const n8n = app(both, 'scheduler');
-	expect(itemsOf(await n8n.activate())).toHaveLength(500); // U-B500..509's alerts held
-	// 1,989 Quota Changed waiting before those 10 alerts: 1,999 in all, 500 places left at the activation.
+	expect(itemsOf(await n8n.activate())).toHaveLength(500); // U-B500..519's alerts held
+	// 1,998 Quota Changed waiting before U-B519's alert: 1,999 in all, 500 places left at the
+	// activation, 501 were that alert dropped first: fewer than the 520 subjects below now.
 	n8n.editSaved((data) => {
 		const state = data.state as { held: Array<{ key: string; json: IDataObject }> };
 		const [one] = state.held;
-		const changes = Array.from({ length: 1989 }, () => ({ ...one, json: { ...one.json, event: 'quotaChanged' } }));
-		state.held = [...changes, ...state.held];
+		const changes = Array.from({ length: 1998 }, () => ({ ...one, json: { ...one.json, event: 'quotaChanged' } }));
+		state.held = [...changes, state.held[state.held.length - 1]];
 	});
 	n8n.deactivate();
-	expect(itemsOf(await n8n.activate())).toHaveLength(500); // U-B500..509's own alerts find no place
-	sim().setQuota('USER_ID', 'U-B509', '200000000'); // 2,000,000.00: above now
+	expect(itemsOf(await n8n.activate())).toHaveLength(500); // U-B519's own alert finds no place
+	sim().setQuota('USER_ID', 'U-B519', '200000000'); // 2,000,000.00: above now
 	const seen: IDataObject[] = [];
 	for (let i = 0; i < 6; i++) seen.push(...itemsOf(await n8n.poll()));
-	const alerts = seen.filter((e) => e.quotaAccumulationId === 'U-B509' && e.event === 'quotaBelowThreshold');
+	const alerts = seen.filter((e) => e.quotaAccumulationId === 'U-B519' && e.event === 'quotaBelowThreshold');
 	expect(alerts).toHaveLength(1);
 });
