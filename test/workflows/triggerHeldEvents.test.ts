@@ -1,7 +1,8 @@
 /**
  * Events waiting behind the 500 cap come as they would have come at once (a hostile review found
  * both through n8n's engine): a quota alert with its amounts whole (held events are masked as
- * bank details only for beneficiaries: an amount of 8 digits is no account number), and a bank
+ * bank details only for beneficiaries: an amount of 8 digits is no account number; a receiving
+ * account, a quota subject that is a bank account, kept by its last four and given back whole), and a bank
  * change without a reference ID never parted, also when masking changed one side's nickname (the
  * pair is told by the possibleBankChange each names the other in, not by the nickname).
  */
@@ -37,6 +38,27 @@ describe.each(['emit', 'scheduler', 'durable'] as const)('events held behind the
 			expect(item.availableQuotaAmount).toBe(12345678);
 			expect(item.threshold).toBe(100_000_000);
 		}
+	});
+
+	it("a receiving account's alert held: the state keeps the account by its last four, the item gives it whole", async () => {
+		const accounts = Array.from({ length: 510 }, (_, i) => `62220299${String(10000000 + i)}`);
+		for (const id of accounts) sim().setQuota('RECEIVING_ACCOUNT', id, '500'); // USD 5.00
+		const row = (id: string) => ({ ...subjectRow(id), quotaAccumulationMethod: 'RECEIVING_ACCOUNT' });
+		const below = {
+			triggerOn: 'quota',
+			events: ['quotaBelowThreshold'],
+			watch: 'many',
+			threshold: 100,
+			subjects: { subject: accounts.map(row) },
+		} as unknown as INodeParameters;
+		const n8n = app(below, saving);
+		const first = itemsOf(await n8n.activate());
+		expect(first).toHaveLength(500);
+		const saved = JSON.stringify(n8n.saved()) + JSON.stringify(n8n.savedGlobal());
+		expect(accounts.filter((id) => saved.includes(id))).toEqual([]);
+		const held = itemsOf(await n8n.poll());
+		expect(held.map((item) => item.quotaAccumulationId)).toEqual(accounts.slice(500));
+		expect(held.map((item) => item.subject)).toEqual(accounts.slice(500).map((id) => `RECEIVING_ACCOUNT ${id} USD`));
 	});
 
 	it('an untagged bank change at the cap, its nickname holding the last four of the new account: Added and Removed in one poll', async () => {

@@ -90,7 +90,8 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	if (report.length > 0 && loaded.mayReport && queue.length === 0 && !keep) {
 		return finish([], data.held, report, reads.pace);
 	}
-	const { emitted, held } = cut(data, queue, watch.family);
+	const byKey = new Map(watch.entries.map((entry) => [entry.key, entry]));
+	const { emitted, held } = cut(data, queue, (key) => byKey.get(key) as WatchedEntry);
 	return finish(emitted, held, undefined, reads.outcomes.size > 0 ? reads.pace : before.pace);
 }
 

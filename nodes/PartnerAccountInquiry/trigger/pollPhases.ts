@@ -4,9 +4,8 @@
  * entry compared as it arrives), settle (each record after its read: a failure episode goes on or
  * ends), cap (events in the order found, at most the cap now, the rest held) and the state after.
  */
-import { maskBankDetails } from '../shared/core/masking';
 import { MAX_EVENTS_PER_POLL, pairedRemoval } from './beneficiaryDiff';
-import { changeEvent, type Family, type TriggerEvent } from './events';
+import { changeEvent, type TriggerEvent } from './events';
 import { backoffProblem, dueStage, endedUnreported, failureAfter, told, type EndedFailure } from './failures';
 import type { Pending } from './failureReports';
 import type { PollReads } from './pollPlan';
@@ -150,18 +149,25 @@ const isAlert = (json: { event?: unknown }) => json.event === 'quotaBelowThresho
 
 /**
  * The queue cut at the cap, which never parts a bank change without a reference ID (an Added and
- * its Removed, side by side): what is emitted now, and what is held, masked (the state never keeps
- * bank details whole; held ones were masked when first held).
+ * its Removed, side by side): what is emitted now, and what is held, as each entry keeps it (the
+ * state never keeps a bank account whole: beneficiary events stay masked, a quota subject that is
+ * an account is given back whole when emitted).
  */
-export function cut(data: PollData, queue: HeldEvent[], family: Family): { emitted: HeldEvent[]; held: HeldEvent[] } {
+export function cut(
+	data: PollData,
+	queue: HeldEvent[],
+	entryOf: (key: string) => Pick<WatchedEntry, 'toHeld' | 'fromHeld'>,
+): { emitted: HeldEvent[]; held: HeldEvent[] } {
 	const [last, next] = [queue[MAX_EVENTS_PER_POLL - 1], queue[MAX_EVENTS_PER_POLL]];
 	const at = MAX_EVENTS_PER_POLL - (next && pairedRemoval(last, next) ? 1 : 0);
-	// A quota item holds no bank details: its amounts (8 digits and more) are no account to mask.
-	const mask = (json: HeldEvent['json']) => (family === 'beneficiaries' ? maskBankDetails(json) : json);
+	const wasHeld = (i: number) => i < data.held.length;
+	const emitted = queue
+		.slice(0, at)
+		.map((event, i) => (wasHeld(i) ? { ...event, json: entryOf(event.key).fromHeld(event.json) } : event));
 	const held = queue
 		.slice(at)
-		.map((event, i) => (i + at < data.held.length ? event : { ...event, json: mask(event.json) }));
-	return { emitted: queue.slice(0, at), held };
+		.map((event, i) => (wasHeld(i + at) ? event : { ...event, json: entryOf(event.key).toHeld(event.json) }));
+	return { emitted, held };
 }
 
 /** The state after a poll that emitted `emitted` and holds `held`; a report marks every episode's due stage told. */

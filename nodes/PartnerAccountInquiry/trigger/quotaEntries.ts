@@ -72,11 +72,15 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 			});
 		const id = request.quotaAccumulationId;
 		const naming = named ? { subject: subjectOf(request) } : {};
+		// A receiving account's ID is a bank account: named by its last four in messages and in what the
+		// state keeps of an event waiting behind the cap, given back whole (a workflow routes on it).
+		const masked = isMaskedField('quotaAccumulationId', { ...request });
+		const label = subjectOf(request, masked ? maskAccount(id) : id);
 		return {
 			key,
 			legacyKeys,
 			where,
-			label: subjectOf(request, isMaskedField('quotaAccumulationId', { ...request }) ? maskAccount(id) : id),
+			label,
 			readState: (saved) => readQuotaState(saved, key),
 			cost: () => ({ key, requests: 1, steps: 1 }),
 			read: async (s, read) => await getQuota(s, question, read),
@@ -99,6 +103,9 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 				});
 				return { events, next: outcome.next, unchanged: false, moved };
 			},
+			toHeld: (json) =>
+				masked ? { ...json, quotaAccumulationId: maskAccount(id), ...(named ? { subject: label } : {}) } : json,
+			fromHeld: (json) => (masked ? { ...json, quotaAccumulationId: id, ...naming } : json),
 			sample: async (s) => [{ ...(await getQuota(s, question)), event: [...wanted][0], ...naming }],
 		};
 	});

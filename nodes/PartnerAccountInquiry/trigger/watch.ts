@@ -147,6 +147,9 @@ function beneficiaryEntries(
 				const moved = () => next !== saved && JSON.stringify(next) !== JSON.stringify(saved);
 				return { events: items, next, unchanged: next === saved, moved };
 			},
+			// Held beneficiary events stay masked (documented): the state never keeps bank details whole.
+			toHeld: maskBankDetails,
+			fromHeld: (json) => json,
 			sample: async (s) => {
 				const sample = await listBeneficiaries(s, { ...question, limit: SAMPLE_SIZE });
 				return sample.map((json) => shown({ ...json, event: [...wanted][0], ...owner }));

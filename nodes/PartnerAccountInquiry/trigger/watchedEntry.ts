@@ -26,6 +26,9 @@ export interface WatchedEntry {
 	cost: (record: EntryRecord | undefined, width: number, typicalPages: number) => EntryCost;
 	read: (session: ApiSession, options: ReadOptions, observed: ListingSize) => Promise<unknown>;
 	compare: (saved: unknown, read: unknown, cap: number, whole: boolean) => Compared;
+	/** What the state keeps of an event waiting behind the cap (no bank account whole), and what it gives back. */
+	toHeld: (json: IDataObject) => IDataObject;
+	fromHeld: (json: IDataObject) => IDataObject;
 	/** "Fetch Test Event": a few items of current data. */
 	sample: (session: ApiSession) => Promise<IDataObject[]>;
 }
