@@ -171,19 +171,25 @@ describe.each(['emit', 'scheduler', 'durable'] as const)(
 	},
 );
 
-describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts held at a deactivation (%s)', (saving) => {
-	const ids = Array.from({ length: 510 }, (_, i) => `U-B${i}`);
-	const below = {
+/** A Watch Many quota trigger over `count` subjects (U-B0...), all below its threshold of 1,000,000. */
+const quotaSet = (count: number, events: string[]) => {
+	const ids = Array.from({ length: count }, (_, i) => `U-B${i}`);
+	const parameters = {
 		triggerOn: 'quota',
-		events: ['quotaBelowThreshold'],
+		events,
 		watch: 'many',
 		threshold: 1_000_000,
 		subjects: { subject: ids.map((id) => subjectRow(id)) },
 	} as unknown as INodeParameters;
+	return { ids, parameters };
+};
+
+describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts held at a deactivation (%s)', (saving) => {
+	const { ids, parameters } = quotaSet(510, ['quotaBelowThreshold']);
 	const subjects = (p: N8nPoll | undefined) => itemsOf(p).map((i) => String(i.quotaAccumulationId));
 
 	it('the reactivation alerts each subject below once; a held alert of one above now still comes, once', async () => {
-		const n8n = app(below, saving);
+		const n8n = app(parameters, saving);
 		expect(subjects(await n8n.activate())).toHaveLength(500); // U-B500..509 held
 		n8n.deactivate();
 		sim().setQuota('USER_ID', 'U-B505', '200000000'); // 2,000,000.00: above the threshold now
@@ -194,58 +200,48 @@ describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts held at a
 	});
 });
 
-it("a quota baseline beyond the room the set-aside events leave takes the amount: the subject's next move is a Quota Changed", async () => {
-	const ids = Array.from({ length: 510 }, (_, i) => `U-B${i}`);
-	const both = {
-		triggerOn: 'quota',
-		events: ['quotaBelowThreshold', 'quotaChanged'],
-		watch: 'many',
-		threshold: 1_000_000,
-		subjects: { subject: ids.map((id) => subjectRow(id)) },
-	} as unknown as INodeParameters;
-	const n8n = app(both, 'scheduler');
-	expect(itemsOf(await n8n.activate())).toHaveLength(500); // U-B500..509's alerts held
-	// 1,999 Quota Changed waiting (a subject's changes of many polls can wait in line): 500 places left.
+/**
+ * 2.x's scheduler: `count` subjects below (both quota events), the first 500 alerted and the rest
+ * held; then `waiting` makes the held queue 1,999 events (a subject's changes of many polls can
+ * wait in line), the workflow is deactivated and activated again with 500 places left: the last
+ * subjects' own alerts find none. Returns the items of the 6 polls after `between`.
+ */
+async function reactivatedWithQueueFull(count: number, waiting: (held: HeldLike[]) => HeldLike[], between: () => void) {
+	const n8n = app(quotaSet(count, ['quotaBelowThreshold', 'quotaChanged']).parameters, 'scheduler');
+	expect(itemsOf(await n8n.activate())).toHaveLength(500);
 	n8n.editSaved((data) => {
-		const state = data.state as { held: Array<{ key: string; json: IDataObject }> };
-		const [one] = state.held;
-		state.held = Array.from({ length: 1999 }, () => ({ ...one, json: { ...one.json, event: 'quotaChanged' } }));
+		const state = data.state as { held: HeldLike[] };
+		state.held = waiting(state.held);
 	});
 	n8n.deactivate();
-	const atActivation = itemsOf(await n8n.activate()); // 500 places: U-B500..509 find none
-	expect(atActivation).toHaveLength(500);
-	sim().setQuota('USER_ID', 'U-B509', '5000000'); // 50,000.00
+	expect(itemsOf(await n8n.activate())).toHaveLength(500);
+	between();
 	const seen: IDataObject[] = [];
 	for (let i = 0; i < 6; i++) seen.push(...itemsOf(await n8n.poll()));
+	return seen;
+}
+type HeldLike = { key: string; json: IDataObject };
+const changes = (n: number, [one]: HeldLike[]) =>
+	Array.from({ length: n }, () => ({ ...one, json: { ...one.json, event: 'quotaChanged' } }));
+
+it("a quota baseline beyond the room the set-aside events leave takes the amount: the subject's next move is a Quota Changed", async () => {
+	const seen = await reactivatedWithQueueFull(
+		510,
+		(held) => changes(1999, held),
+		() => sim().setQuota('USER_ID', 'U-B509', '5000000'), // 50,000.00
+	);
 	const moved = seen.filter((e) => e.quotaAccumulationId === 'U-B509' && e.availableQuotaAmount === 50000);
 	expect(moved.map((e) => e.event).sort()).toEqual(['quotaBelowThreshold', 'quotaChanged']);
 	expect(moved.find((e) => e.event === 'quotaChanged')?.previousAmount).not.toBeNull();
 });
 
 it('an alert set aside for a subject whose own baseline alert finds no place still comes, once (the subject back above since)', async () => {
-	const ids = Array.from({ length: 520 }, (_, i) => `U-B${i}`);
-	const both = {
-		triggerOn: 'quota',
-		events: ['quotaBelowThreshold', 'quotaChanged'],
-		watch: 'many',
-		threshold: 1_000_000,
-		subjects: { subject: ids.map((id) => subjectRow(id)) },
-	} as unknown as INodeParameters;
-	const n8n = app(both, 'scheduler');
-	expect(itemsOf(await n8n.activate())).toHaveLength(500); // U-B500..519's alerts held
-	// 1,998 Quota Changed waiting before U-B519's alert: 1,999 in all, 500 places left at the
-	// activation, 501 were that alert dropped first: fewer than the 520 subjects below now.
-	n8n.editSaved((data) => {
-		const state = data.state as { held: Array<{ key: string; json: IDataObject }> };
-		const [one] = state.held;
-		const changes = Array.from({ length: 1998 }, () => ({ ...one, json: { ...one.json, event: 'quotaChanged' } }));
-		state.held = [...changes, state.held[state.held.length - 1]];
-	});
-	n8n.deactivate();
-	expect(itemsOf(await n8n.activate())).toHaveLength(500); // U-B519's own alert finds no place
-	sim().setQuota('USER_ID', 'U-B519', '200000000'); // 2,000,000.00: above now
-	const seen: IDataObject[] = [];
-	for (let i = 0; i < 6; i++) seen.push(...itemsOf(await n8n.poll()));
+	// U-B519's alert behind 1,998 changes: were it dropped first, 501 places: fewer than the 520 below.
+	const seen = await reactivatedWithQueueFull(
+		520,
+		(held) => [...changes(1998, held), held[held.length - 1]],
+		() => sim().setQuota('USER_ID', 'U-B519', '200000000'), // 2,000,000.00: above now
+	);
 	const alerts = seen.filter((e) => e.quotaAccumulationId === 'U-B519' && e.event === 'quotaBelowThreshold');
 	expect(alerts).toHaveLength(1);
 });
