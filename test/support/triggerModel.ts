@@ -26,6 +26,12 @@ import { appOf } from './watchShapes';
 
 export const CUSTOMERS = ['CUST_EMPTY', 'CUST_SMALL'] as const;
 export const SUBJECTS = ['U-1001', 'U-B1'] as const;
+/**
+ * A crowd of quota subjects after them in the set, moved together: a move across both thresholds is
+ * a Quota Changed and a Quota Below Threshold each, 520 events, more than a poll emits (the cap).
+ * Each move sets an amount no earlier move set, so an item says which move it tells.
+ */
+export const CROWD = Array.from({ length: 260 }, (_, i) => `U-C${i}`);
 /** Amounts (minor units) a step sets, and thresholds an edit picks: 0.50 is below both, 15,000 below the higher. */
 export const AMOUNTS = ['50', '1500000', '3000000'] as const;
 export const THRESHOLDS = [100, 20000] as const;
@@ -69,7 +75,9 @@ export type Step =
 	| ['timeout']
 	| ['emptyFilter']
 	| ['shape']
-	| ['rows', number];
+	| ['rows', number]
+	| ['crowd']
+	| ['crowdMove', number];
 
 /** What the trigger knows of one entry, as the model has it. */
 interface Known {
@@ -102,6 +110,8 @@ export interface Model {
 	shape: 'one' | 'set';
 	/** Indexes of the watched customers or subjects (a set's rows; one: the first). */
 	watched: number[];
+	/** The CROWD watched too, after them (a set). */
+	crowd: boolean;
 	events: string[];
 	threshold: number;
 	timeout?: boolean;
@@ -132,16 +142,17 @@ export interface Model {
 	log: string[];
 }
 
-export function newModel(family: Family, saving: N8nSaving): Model {
+export function newModel(family: Family, saving: N8nSaving, crowd = false): Model {
 	return {
 		family,
 		saving,
 		active: false,
-		shape: 'one',
+		shape: crowd ? 'set' : 'one',
 		watched: [0],
+		crowd,
 		events: family === 'quota' ? [...QUOTA_EVENTS] : [...BENEFICIARY_EVENTS],
 		threshold: THRESHOLDS[1],
-		amounts: { 'U-1001': 12500, 'U-B1': 1.01 },
+		amounts: { 'U-1001': 12500, 'U-B1': 1.01, ...Object.fromEntries(CROWD.map((id) => [id, CROWD_ABOVE / 100])) },
 		memory: {},
 		mayRepeat: new Set(),
 		holding: false,
@@ -155,9 +166,20 @@ export function newModel(family: Family, saving: N8nSaving): Model {
 	};
 }
 
-const entryIds = (m: Model): string[] => m.watched.map((i) => (m.family === 'quota' ? SUBJECTS[i] : CUSTOMERS[i]));
+const entryIds = (m: Model): string[] => [
+	...m.watched.map((i) => (m.family === 'quota' ? SUBJECTS[i] : CUSTOMERS[i])),
+	...(m.crowd ? CROWD : []),
+];
+/** The crowd's amount (minor units) at its start, above both thresholds; a move goes below both, or above. */
+const CROWD_ABOVE = 3_000_000;
+const CROWD_BELOW = 50;
 const labelOf = (m: Model, id: string) => (m.family === 'quota' ? `USER_ID ${id} USD` : `customer ${id}`);
 const clone = (memory: Memory): Memory => structuredClone(memory);
+function groupBy<T, K>(values: T[], keyOf: (value: T) => K): Map<K, T[]> {
+	const groups = new Map<K, T[]>();
+	for (const value of values) groups.set(keyOf(value), [...(groups.get(keyOf(value)) ?? []), value]);
+	return groups;
+}
 
 /** The trigger's parameters for the model's configuration (version 3, masking off so items name payees whole). */
 export function parametersOf(m: Model): INodeParameters {
@@ -198,6 +220,15 @@ export class Run {
 		this.n8n = appOf(sim)(parametersOf(m), m.saving);
 		for (const customer of CUSTOMERS)
 			for (const b of sim().beneficiaries(customer)) this.seen(customer, b as unknown as IDataObject);
+		if (m.family === 'quota') for (const id of CROWD) sim().setQuota('USER_ID', id, String(CROWD_ABOVE));
+		for (const [id, amount] of Object.entries(m.amounts)) (m.ever[id] ??= new Set()).add(String(amount));
+	}
+
+	/** Sets a quota subject's amount (minor units) in the world. */
+	private setAmount(id: string, minor: number): void {
+		this.sim().setQuota('USER_ID', id, String(minor));
+		this.m.amounts[id] = minor / 100;
+		(this.m.ever[id] ??= new Set()).add(String(minor / 100));
 	}
 
 	private list(i: number): Beneficiary[] {
@@ -275,14 +306,16 @@ export class Run {
 				this.seen(entry, after as unknown as IDataObject);
 				return;
 			}
-			case 'quota': {
-				const amount = AMOUNTS[b % AMOUNTS.length];
-				this.sim().setQuota('USER_ID', SUBJECTS[a % 2], amount);
-				m.amounts[SUBJECTS[a % 2]] = Number(amount) / 100;
+			case 'quota':
+				this.setAmount(SUBJECTS[a % 2], Number(AMOUNTS[b % AMOUNTS.length]));
+				return;
+			case 'crowdMove': {
+				const n = ++m.serial;
+				for (const id of CROWD) this.setAmount(id, (a % 2 === 0 ? CROWD_BELOW : CROWD_ABOVE) + n);
 				return;
 			}
 			case 'fault': {
-				const id = entryIds(m)[a % m.watched.length];
+				const id = entryIds(m)[a % entryIds(m).length];
 				const where =
 					m.family === 'quota'
 						? { operation: 'quota' as const, accumulationId: id }
@@ -332,7 +365,8 @@ export class Run {
 				if (!m.active) return;
 				m.memory = clone(m.saved ?? {});
 				m.holding = m.savedHolding ?? false;
-				for (const id of entryIds(m)) if (m.memory[id]?.alerted) m.mayRepeat.add(id);
+				// A standing alert may come once more; so may one found but still waiting behind the cap.
+				for (const id of entryIds(m)) if (m.memory[id]?.alerted || m.holding) m.mayRepeat.add(id);
 				return await this.observe(() => this.n8n.restart(), 'restart');
 			}
 			if (!m.active) {
@@ -355,8 +389,11 @@ export class Run {
 		else if (kind === 'timeout') m.timeout = !m.timeout;
 		else if (kind === 'emptyFilter') m.emptyFilter = m.family === 'beneficiaries' && !m.emptyFilter;
 		else if (kind === 'shape') {
-			if (m.watched.length !== 1) return;
+			if (m.watched.length !== 1 || m.crowd) return;
 			m.shape = m.shape === 'one' ? 'set' : 'one';
+		} else if (kind === 'crowd') {
+			m.crowd = m.family === 'quota' && !m.crowd;
+			if (m.crowd) m.shape = 'set';
 		} else if (kind === 'rows') {
 			if (m.shape === 'one') m.shape = 'set';
 			const other = m.watched.includes(1) ? 0 : 1;
@@ -376,18 +413,18 @@ export class Run {
 		const sent = this.sim().requests.length;
 		m.tick = Date.now();
 		const poll = await act();
-		const requests = this.sim().requests.slice(sent);
+		const requests = groupBy(this.sim().requests.slice(sent), (r) => this.about(r));
 		// Payees bound while their list was read are of the world too.
 		for (const customer of CUSTOMERS)
 			for (const b of this.sim().beneficiaries(customer)) this.seen(customer, b as unknown as IDataObject);
 		for (const id of entryIds(m)) {
 			const askAt = what === 'activate' ? undefined : m.memory[id]?.askAt;
-			const early = requests.find((r) => this.about(r) === id && askAt !== undefined && r.at < askAt);
+			const early = requests.get(id)?.find((r) => askAt !== undefined && r.at < askAt);
 			if (early) this.fail(`${id} was asked ${(askAt as number) - early.at} ms before its back-off ended`);
 		}
 		if (what === 'activate') {
 			// Refused only when a read failed: then nothing is active, nothing known.
-			const readFailed = entryIds(m).some((id) => this.readOf(id, requests).failed !== undefined);
+			const readFailed = entryIds(m).some((id) => this.readOf(requests.get(id)).failed !== undefined);
 			if (poll?.error && !readFailed) this.fail(`the activation was refused: ${poll.error.message}`);
 			if (poll?.error) return;
 			m.active = true;
@@ -408,24 +445,29 @@ export class Run {
 				this.fail(`a bank change parted: ${String(item.event)} of ${String(item.beneficiaryNick)} alone`);
 		}
 		const holding = items.length >= CAP;
+		const byEntry = groupBy(items, (item) => this.itemEntry(item));
+		for (const entry of byEntry.keys())
+			if (!entryIds(m).includes(entry)) this.fail(`an event for ${entry}, which is not watched`);
+		// Only events held back from earlier polls come for an entry whose read failed, or that was not read.
+		const told = (id: string, known: Known, mine: IDataObject[]) => {
+			if (m.family === 'quota' && mine.length > 0 && !m.holding) this.fail(`an alert for ${id}, which was not read`);
+			for (const item of mine) (m.family === 'quota' ? this.quotaEvent : this.listEvent).call(this, id, known, item);
+		};
 		for (const id of entryIds(m)) {
-			const read = this.readOf(id, requests);
+			const read = this.readOf(requests.get(id));
 			const known = (m.memory[id] ??= { told: [], unknowns: 0 });
-			const mine = items.filter((item) => this.itemEntry(item) === id);
+			const mine = byEntry.get(id) ?? [];
 			if (read.failed !== undefined) {
 				this.failedRead(known, read.failed, read.failedAt);
-				// Events held back from earlier polls still come while the entry's read fails.
-				if (m.family === 'quota' && mine.length > 0) this.fail(`an alert for ${id}, whose read failed`);
-				for (const item of mine) this.listEvent(id, known, item);
+				told(id, known, mine);
 			} else if (read.asked) {
 				if (known.stage !== undefined) {
 					if (news({ ...known, ended: false })) known.ended = true;
 					Object.assign(known, { stage: undefined, told: [], unknowns: 0, unsettled: 0, askAt: undefined });
 				}
-				if (m.family === 'quota') this.quotaRead(id, known, mine);
+				if (m.family === 'quota') this.quotaRead(id, known, mine, holding);
 				else this.listRead(id, known, mine, holding, read.boundAfter);
-			} else if (mine.length > 0 && m.family === 'quota') this.fail(`an alert for ${id}, which was not read`);
-			else for (const item of mine) this.listEvent(id, known, item);
+			} else told(id, known, mine);
 		}
 		if (poll.error) this.report(poll.error);
 		else m.holding = holding;
@@ -451,8 +493,7 @@ export class Run {
 	 * its pages: a request without an answer, a list that changed at each read), or read whole;
 	 * `boundAfter`: payees a list changing at each read got after the one request that read it whole.
 	 */
-	private readOf(id: string, requests: LoggedRequest[]) {
-		const mine = requests.filter((r) => this.about(r) === id);
+	private readOf(mine: LoggedRequest[] = []) {
 		const last = new Map<unknown, { code: string; at: number }>();
 		for (const r of mine) {
 			const unanswered = r.fault === 'hang' || r.fault === 'reset' || r.closedEarly === true;
@@ -494,7 +535,7 @@ export class Run {
 		const m = this.m;
 		const due = entryIds(m).filter((id) => m.memory[id] && news(m.memory[id]));
 		const named = entryIds(m).filter((id) => error.message.includes(labelOf(m, id)));
-		const reported = named.length > 0 || m.watched.length > 1 ? named : entryIds(m);
+		const reported = named.length > 0 || entryIds(m).length > 1 ? named : entryIds(m);
 		if (JSON.stringify(reported) !== JSON.stringify(due))
 			this.fail(`a report named [${reported.join(', ')}] where [${due.join(', ')}] had news: ${error.message}`);
 		for (const id of due) {
@@ -504,29 +545,58 @@ export class Run {
 		}
 	}
 
-	private quotaRead(id: string, known: Known, items: IDataObject[]): void {
+	/**
+	 * One quota event, in the order told: a Quota Changed from the amount the last one told (or the
+	 * baseline) to one the world had; a Quota Below Threshold below the threshold it names, once per
+	 * crossing (again only after a told or read amount at or above it; one repeat after a restart).
+	 */
+	private quotaEvent(id: string, known: Known, item: IDataObject): void {
+		const m = this.m;
+		const amount = item.availableQuotaAmount as number;
+		if (!m.ever[id]?.has(String(amount))) this.fail(`${id}: an event with ${amount}, which it never had`);
+		if (item.event === 'quotaChanged') {
+			const chained = m.droppedHeld.has(id) || item.previousAmount === known.amount;
+			if (known.amount === undefined || !chained || amount === item.previousAmount)
+				this.fail(`${id}: Quota Changed ${String(item.previousAmount)} -> ${amount} after ${known.amount} was told`);
+			known.amount = amount;
+			if (known.alerted && amount >= known.alerted.threshold) known.alerted = undefined;
+			return;
+		}
+		const threshold = item.threshold as number;
+		const again = known.alerted?.threshold === threshold;
+		if (amount >= threshold || (again && !m.mayRepeat.delete(id)))
+			this.fail(
+				`${id}: Quota Below Threshold at ${amount} (threshold ${threshold}, alerted ${JSON.stringify(known.alerted)})`,
+			);
+		known.alerted = { threshold };
+	}
+
+	/**
+	 * A quota read: its events told in order; a poll that held nothing back before it emits each
+	 * as the world is now. Once nothing waits (a poll that emitted fewer than the cap), what the
+	 * events told is the world: every change, and an alert for a quota below.
+	 */
+	private quotaRead(id: string, known: Known, items: IDataObject[], holding: boolean): void {
 		const m = this.m;
 		const amount = m.amounts[id];
-		for (const item of items)
-			if (item.availableQuotaAmount !== amount)
-				this.fail(`${id}: an item with ${String(item.availableQuotaAmount)}, not ${amount}`);
-		const changed = items.filter((i) => i.event === 'quotaChanged');
-		const below = items.filter((i) => i.event === 'quotaBelowThreshold');
-		const expectChange = m.events.includes('quotaChanged') && known.amount !== undefined && amount !== known.amount;
-		if (changed.length !== (expectChange ? 1 : 0))
-			this.fail(
-				`${id}: ${changed.length} Quota Changed, ${expectChange ? 1 : 0} expected (${known.amount} -> ${amount})`,
-			);
-		if (expectChange && changed[0].previousAmount !== known.amount)
-			this.fail(`${id}: previousAmount ${String(changed[0].previousAmount)}, ${known.amount} expected`);
-		const watching = m.events.includes('quotaBelowThreshold');
-		const isBelow = watching && amount < m.threshold;
-		const due = isBelow && known.alerted?.threshold !== m.threshold;
-		const repeat = isBelow && !due && m.mayRepeat.has(id);
-		if (below.length > (due || repeat ? 1 : 0) || (due && below.length === 0))
-			this.fail(
-				`${id}: ${below.length} Quota Below Threshold at ${amount} (threshold ${m.threshold}, alerted ${JSON.stringify(known.alerted)})`,
-			);
+		if (!m.holding)
+			for (const item of items)
+				if (item.availableQuotaAmount !== amount || (item.threshold ?? m.threshold) !== m.threshold)
+					this.fail(
+						`${id}: an item with ${String(item.availableQuotaAmount)} (${String(item.threshold)}), not ${amount}`,
+					);
+		const baseline = known.amount === undefined;
+		if (baseline) known.amount = amount;
+		for (const item of items) this.quotaEvent(id, known, item);
+		if (holding) return;
+		const wants = (event: string) => m.events.includes(event);
+		const isBelow = wants('quotaBelowThreshold') && amount < m.threshold;
+		if (!m.droppedHeld.delete(id)) {
+			if (wants('quotaChanged') && known.amount !== amount)
+				this.fail(`${id}: no Quota Changed came for ${known.amount} -> ${amount}`);
+			if (isBelow && known.alerted?.threshold !== m.threshold)
+				this.fail(`${id}: no Quota Below Threshold came at ${amount} (threshold ${m.threshold})`);
+		}
 		m.mayRepeat.delete(id);
 		known.amount = amount;
 		known.alerted = isBelow ? { threshold: m.threshold } : undefined;

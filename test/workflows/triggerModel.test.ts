@@ -1,7 +1,8 @@
 /**
  * The trigger's contract, proven by a model (test/support/triggerModel.ts) over random sequences
  * of steps (fast-check's model-based commands): list and quota changes (bursts over the cap, bank
- * changes with and without a reference ID), polls, n8n restarts, edits that keep the request
+ * changes with and without a reference ID; a crowd of 260 quota subjects moved at once, over the
+ * cap, removed from the set and added back), polls, n8n restarts, edits that keep the request
  * (events, threshold, Timeout, an empty filter, Watch One <-> a set of one) and that change it
  * (a row added or removed), a deactivation and activation, waits, and faults (F, U, a rate limit, a
  * request without an answer within the Timeout, a connection reset at every attempt, a list that
@@ -10,7 +11,8 @@
  * shrinks to its shortest, printed as steps, and is kept below as a named regression test.
  *
  * `TRIGGER_MODEL_RUNS=2000 npx jest test/workflows/triggerModel.test.ts` runs longer, on new
- * sequences (default: 60 per family and saving, the same every run, about 80 s in all);
+ * sequences (default: 60 per family and saving and 2 with the crowd, the same every run, about
+ * 2 minutes in all);
  * `TRIGGER_MODEL_SEED` replays one seed.
  */
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the run count and seed come from the environment */
@@ -25,6 +27,8 @@ import { SAVINGS } from '../support/watchShapes';
 const { sim } = useSimulator();
 useClock();
 const RUNS = Number(process.env.TRIGGER_MODEL_RUNS ?? 60);
+/** Sequences of a crowd cell, whose polls cost a second each: 2 by default, a tenth of a longer run's. */
+const CROWD_RUNS = process.env.TRIGGER_MODEL_RUNS === undefined ? 2 : Math.max(2, Math.round(RUNS / 10));
 /**
  * The default run (npm test, CI) walks the same sequences every time, so that a red run is the
  * change's doing; a longer run draws new ones (its seed is printed on failure) to find what they miss.
@@ -47,11 +51,22 @@ class StepCommand implements fc.AsyncCommand<Model, Run> {
 }
 
 const n = fc.nat({ max: 5 });
-/** The steps of a family, weighted: mostly changes and polls, now and then a restart, an edit, a fault. */
-function steps(family: Family): fc.Arbitrary<Step> {
+/**
+ * The steps of a family, weighted: mostly changes and polls, now and then a restart, an edit, a
+ * fault. With the crowd (quota), its moves over the cap and edits that remove it and add it back.
+ */
+function steps(family: Family, crowd = false): fc.Arbitrary<Step> {
 	const world: Array<fc.WeightedArbitrary<Step>> =
 		family === 'quota'
-			? [{ weight: 5, arbitrary: fc.tuple(fc.constant('quota' as const), n, n) }]
+			? [
+					{ weight: 5, arbitrary: fc.tuple(fc.constant('quota' as const), n, n) },
+					...(crowd
+						? [
+								{ weight: 4, arbitrary: fc.tuple(fc.constant('crowdMove' as const), n) },
+								{ weight: 1, arbitrary: fc.constant<Step>(['crowd']) },
+							]
+						: []),
+				]
 			: [
 					{ weight: 3, arbitrary: fc.tuple(fc.constant('bind' as const), n) },
 					{ weight: 1, arbitrary: fc.tuple(fc.constant('bindUntagged' as const), n) },
@@ -85,17 +100,21 @@ function steps(family: Family): fc.Arbitrary<Step> {
 }
 
 /** A fresh world, a fresh n8n process, the trigger activated. */
-async function started(family: Family, saving: (typeof SAVINGS)[number]): Promise<Run> {
+async function started(family: Family, saving: (typeof SAVINGS)[number], crowd = false): Promise<Run> {
 	sim().reset();
 	newN8nProcess();
-	const run = new Run(sim, newModel(family, saving));
+	const run = new Run(sim, newModel(family, saving, crowd));
 	await run.step(['poll']);
 	return run;
 }
 
+/** What a regression runs on: a family, or quota with the crowd. */
+type Cell = Family | 'quota and crowd';
+
 /** A run of `sequence` (a regression kept as data), then the drain. */
-async function play(family: Family, saving: (typeof SAVINGS)[number], sequence: Step[]): Promise<void> {
-	const run = await started(family, saving);
+async function play(cell: Cell, saving: (typeof SAVINGS)[number], sequence: Step[]): Promise<void> {
+	const crowd = cell === 'quota and crowd';
+	const run = await started(crowd ? 'quota' : cell, saving, crowd);
 	for (const step of sequence) await run.step(step);
 	await drain(run);
 }
@@ -111,28 +130,37 @@ async function drain(run: Run): Promise<void> {
 	}
 }
 
-const FAMILIES: Family[] = ['beneficiaries', 'quota'];
-describe.each(FAMILIES.flatMap((family) => SAVINGS.map((saving) => [family, saving] as const)))(
-	'the trigger (%s) under n8n saving %s holds its contract over random sequences',
-	(family, saving) => {
-		it(`${RUNS} sequences, checked after every step`, async () => {
+/**
+ * Each family under each saving; then quota with the crowd (each of its polls reads 262 subjects,
+ * about a second: fewer and shorter sequences).
+ */
+const CELLS = [
+	...(['beneficiaries', 'quota'] as const).flatMap((family) =>
+		SAVINGS.map((saving) => ({ family, saving, crowd: false, runs: RUNS, steps: 30 })),
+	),
+	...SAVINGS.map((saving) => ({ family: 'quota' as const, saving, crowd: true, runs: CROWD_RUNS, steps: 12 })),
+];
+describe.each(CELLS)(
+	'the trigger ($family, crowd $crowd) under n8n saving $saving holds its contract over random sequences',
+	({ family, saving, crowd, runs, steps: maxCommands }) => {
+		it(`${runs} sequences, checked after every step`, async () => {
 			await fc.assert(
 				fc.asyncProperty(
-					fc.commands([steps(family).map((step) => new StepCommand(step))], { maxCommands: 30 }),
+					fc.commands([steps(family, crowd).map((step) => new StepCommand(step))], { maxCommands }),
 					async (commands) => {
-						const run = await started(family, saving);
+						const run = await started(family, saving, crowd);
 						await fc.asyncModelRun(() => ({ model: run.m, real: run }), commands);
 						await drain(run);
 					},
 				),
-				{ numRuns: RUNS, seed: SEED },
+				{ numRuns: runs, seed: SEED },
 			);
 		});
 	},
 );
 
 /** Sequences the model found, shrunk: each a guarantee that once failed. */
-const REGRESSIONS: Array<[name: string, family: Family, saving: (typeof SAVINGS)[number], steps: Step[]]> = [
+const REGRESSIONS: Array<[name: string, family: Cell, saving: (typeof SAVINGS)[number], steps: Step[]]> = [
 	[
 		'a customer added to the set beside a failing one, its baseline taken by a poll that reported; then bursts',
 		'beneficiaries',
@@ -189,6 +217,23 @@ const REACHED: typeof REGRESSIONS = [
 		'quota',
 		'scheduler',
 		[['fault', 0, 'hang'], ['poll'], ['fault', 0, 'reset'], ['poll'], ['poll']],
+	],
+	[
+		'a crowd of quota subjects below both thresholds at once (520 events): 500 emitted, the rest at the next poll, across a restart and a threshold edit',
+		'quota and crowd',
+		'scheduler',
+		[
+			['crowdMove', 0],
+			['poll'],
+			['restart'],
+			['poll'],
+			['crowdMove', 1],
+			['poll'],
+			['threshold', 0],
+			['crowdMove', 0],
+			['poll'],
+			['poll'],
+		],
 	],
 	[
 		// Found by a hostile review: the wait was counted from the poll's start.
