@@ -77,7 +77,7 @@ export type Step =
 	| ['shape']
 	| ['rows', number]
 	| ['crowd']
-	| ['crowdMove', number];
+	| ['crowdMove'];
 
 /** What the trigger knows of one entry, as the model has it. */
 interface Known {
@@ -310,8 +310,10 @@ export class Run {
 				this.setAmount(SUBJECTS[a % 2], Number(AMOUNTS[b % AMOUNTS.length]));
 				return;
 			case 'crowdMove': {
+				// Across both thresholds each time: below (a Quota Changed and an alert each), or back above.
 				const n = ++m.serial;
-				for (const id of CROWD) this.setAmount(id, (a % 2 === 0 ? CROWD_BELOW : CROWD_ABOVE) + n);
+				const below = m.amounts[CROWD[0]] >= THRESHOLDS[1];
+				for (const id of CROWD) this.setAmount(id, (below ? CROWD_BELOW : CROWD_ABOVE) + n);
 				return;
 			}
 			case 'fault': {

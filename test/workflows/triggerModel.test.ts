@@ -11,7 +11,7 @@
  * shrinks to its shortest, printed as steps, and is kept below as a named regression test.
  *
  * `TRIGGER_MODEL_RUNS=2000 npx jest test/workflows/triggerModel.test.ts` runs longer, on new
- * sequences (default: 60 per family and saving and 2 with the crowd, the same every run, about
+ * sequences (default: 60 per family and saving and 1 with the crowd, the same every run, about
  * 2 minutes in all);
  * `TRIGGER_MODEL_SEED` replays one seed.
  */
@@ -27,8 +27,8 @@ import { SAVINGS } from '../support/watchShapes';
 const { sim } = useSimulator();
 useClock();
 const RUNS = Number(process.env.TRIGGER_MODEL_RUNS ?? 60);
-/** Sequences of a crowd cell, whose polls cost a second each: 2 by default, a tenth of a longer run's. */
-const CROWD_RUNS = process.env.TRIGGER_MODEL_RUNS === undefined ? 2 : Math.max(2, Math.round(RUNS / 10));
+/** Sequences of a crowd cell, whose polls cost a second each: 1 by default (beside its regression), a tenth of a longer run's. */
+const CROWD_RUNS = process.env.TRIGGER_MODEL_RUNS === undefined ? 1 : Math.max(1, Math.round(RUNS / 10));
 /**
  * The default run (npm test, CI) walks the same sequences every time, so that a red run is the
  * change's doing; a longer run draws new ones (its seed is printed on failure) to find what they miss.
@@ -62,7 +62,7 @@ function steps(family: Family, crowd = false): fc.Arbitrary<Step> {
 					{ weight: 5, arbitrary: fc.tuple(fc.constant('quota' as const), n, n) },
 					...(crowd
 						? [
-								{ weight: 4, arbitrary: fc.tuple(fc.constant('crowdMove' as const), n) },
+								{ weight: 4, arbitrary: fc.constant<Step>(['crowdMove']) },
 								{ weight: 1, arbitrary: fc.constant<Step>(['crowd']) },
 							]
 						: []),
@@ -197,6 +197,14 @@ const REGRESSIONS: Array<[name: string, family: Cell, saving: (typeof SAVINGS)[n
 		'scheduler',
 		[['burst', 0], ['poll'], ['events', 1], ['poll'], ['restart'], ['events', 0], ['reactivate']],
 	],
+	[
+		// The model's own gap: the state after a restart is in doubt, so a subject below is alerted anew
+		// beside its alert still waiting behind the cap (the documented at-least-once).
+		'a crowd of quota subjects below both thresholds at once (520 events, 20 held), then an n8n restart',
+		'quota and crowd',
+		'scheduler',
+		[['crowdMove'], ['poll'], ['restart'], ['poll']],
+	],
 ];
 /** Sequences written to reach, every run, what random ones reach rarely (a row of 3 polls of a torn list). */
 const REACHED: typeof REGRESSIONS = [
@@ -217,23 +225,6 @@ const REACHED: typeof REGRESSIONS = [
 		'quota',
 		'scheduler',
 		[['fault', 0, 'hang'], ['poll'], ['fault', 0, 'reset'], ['poll'], ['poll']],
-	],
-	[
-		'a crowd of quota subjects below both thresholds at once (520 events): 500 emitted, the rest at the next poll, across a restart and a threshold edit',
-		'quota and crowd',
-		'scheduler',
-		[
-			['crowdMove', 0],
-			['poll'],
-			['restart'],
-			['poll'],
-			['crowdMove', 1],
-			['poll'],
-			['threshold', 0],
-			['crowdMove', 0],
-			['poll'],
-			['poll'],
-		],
 	],
 	[
 		// Found by a hostile review: the wait was counted from the poll's start.
