@@ -30,8 +30,8 @@ export interface PollerOptions {
 	globalStaticData?: IDataObject;
 	/** 'trigger' for scheduled polls, 'manual' for the editor's "Fetch Test Event". */
 	mode?: 'trigger' | 'manual';
-	/** 'activate' (the user activated the workflow), 'init' (n8n started), 'update'. */
-	activation?: 'activate' | 'init' | 'update' | 'manual';
+	/** 'activate' (the user activated the workflow), 'init' (n8n started), 'update', 'leadershipChange' (another main leads). */
+	activation?: 'activate' | 'init' | 'update' | 'leadershipChange' | 'manual';
 	/** What n8n 2.x's poll scheduler gives a poll (getPollBudgetMs); n8n-core's own default otherwise. */
 	pollBudgetMs?: number;
 	/** The trigger node's version (1 by default: the tests' workflows were saved with it). */

@@ -98,6 +98,8 @@ export function n8nApp(options: {
 	};
 	/** The n8n process that polls: a restart makes a new one. */
 	let process: N8nProcess = { nodeType: new PartnerAccountInquiryTrigger() };
+	/** Multi-main: the other main, which leads after a failover (and keeps its memory meanwhile). */
+	let otherMain: N8nProcess = { nodeType: new PartnerAccountInquiryTrigger() };
 	/** A context over `data` (the node's) and a fresh copy of the saved global static data. */
 	const open = (data: IDataObject, activation: PollerOptions['activation']) => {
 		const global = copy(workflowGlobal);
@@ -131,7 +133,7 @@ export function n8nApp(options: {
 
 	/** The poll n8n runs when it activates the workflow (a user's activation, n8n starting, a saved edit). */
 	async function activationPoll(
-		activation: 'activate' | 'init' | 'update',
+		activation: 'activate' | 'init' | 'update' | 'leadershipChange',
 		jobInserted = activation !== 'init',
 	): Promise<N8nPoll | undefined> {
 		if (options.saving === 'emit') {
@@ -231,6 +233,18 @@ export function n8nApp(options: {
 			live = undefined;
 			if (!active) return undefined;
 			return await activationPoll('init');
+		},
+		/**
+		 * Multi-main: the leader steps down (its live context, and what it did not save, gone) and the
+		 * other main takes over: n8n activates the workflow there in mode 'leadershipChange' (the
+		 * default poller's activation poll). Each main keeps its own memory: one that led before
+		 * remembers what it wrote then. (2.x's scheduler: its jobs are in the database; no activation poll.)
+		 */
+		failover: async (): Promise<N8nPoll | undefined> => {
+			[process, otherMain] = [otherMain, process];
+			live = undefined;
+			if (!active) return undefined;
+			return await activationPoll('leadershipChange', false);
 		},
 		/** What n8n's database holds as the workflow's global static data now (a copy). */
 		savedGlobal: (): IDataObject => copy(workflowGlobal),

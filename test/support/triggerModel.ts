@@ -63,6 +63,7 @@ const NO_ANSWER = 'NO_ANSWER';
 export type Step =
 	| ['poll']
 	| ['restart']
+	| ['failover']
 	| ['reactivate']
 	| ['wait', number]
 	| ['bind' | 'bindUntagged' | 'burst', number]
@@ -357,19 +358,21 @@ export class Run {
 
 	private async n8nStep(kind: string, a: number): Promise<void> {
 		const m = this.m;
-		if (kind === 'poll' || kind === 'reactivate' || kind === 'restart') {
+		if (kind === 'poll' || kind === 'reactivate' || kind === 'restart' || kind === 'failover') {
 			if (kind === 'reactivate') {
 				if (m.holding) return; // what a deactivation sets aside is not the model's to follow
 				this.n8n.deactivate();
 				m.active = false;
 			}
-			if (kind === 'restart') {
+			// A restart, or another main taking the lead (which may remember its own earlier lead): what
+			// was not saved is lost, as at a restart.
+			if (kind === 'restart' || kind === 'failover') {
 				if (!m.active) return;
 				m.memory = clone(m.saved ?? {});
 				m.holding = m.savedHolding ?? false;
 				// A standing alert may come once more; so may one found but still waiting behind the cap.
 				for (const id of entryIds(m)) if (m.memory[id]?.alerted || m.holding) m.mayRepeat.add(id);
-				return await this.observe(() => this.n8n.restart(), 'restart');
+				return await this.observe(() => (kind === 'restart' ? this.n8n.restart() : this.n8n.failover()), kind);
 			}
 			if (!m.active) {
 				m.memory = {};

@@ -30,7 +30,7 @@ export type Loaded = {
 	wholeHistory: boolean;
 	/** The poll n8n runs at a user's activation: it takes the baselines; a failure fails the activation. */
 	activating: boolean;
-	/** Not that poll, nor the first after n8n starts or an edit is saved (n8n: failing to activate). */
+	/** Not that poll, nor the first after n8n starts, another main takes the lead or an edit is saved (n8n: failing to activate). */
 	mayReport: boolean;
 	/** Every poll's write is known to be saved here (durable cursors). */
 	everyPollSaved: boolean;
@@ -100,15 +100,16 @@ function openBook(
 	const { first, reused } = memory.firstPollOf(fn, node);
 	// n8n's default poller makes one context per activation and reuses it; 2.x's poll scheduler one
 	// per poll, always in mode 'update'. So a new context is a user's activation ('activate'), n8n
-	// starting ('init'), or, where contexts are reused, a saved edit of the active workflow ('update'):
-	// n8n counts a failure of such a poll as the workflow failing to activate, so none reports.
+	// starting ('init') or another main taking the lead ('leadershipChange', which n8n treats as
+	// 'init'), or, where contexts are reused, a saved edit of the active workflow ('update'): n8n
+	// counts a failure of such a poll as the workflow failing to activate, so none reports.
 	// 2.x's scheduler gives its polls a budget (45 s less a margin, by default), its activation polls
 	// and n8n's default poller n8n-core's default of 5 minutes (1.x none).
 	const budget = (fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.();
 	const scheduled = budget !== undefined && budget !== N8N_DEFAULT_POLL_BUDGET_MS && !reused;
 	const mode = fn.getActivationMode();
 	const activating = first && mode === 'activate';
-	const startup = first && (mode === 'init' || (mode === 'update' && !scheduled));
+	const startup = first && (mode === 'init' || mode === 'leadershipChange' || (mode === 'update' && !scheduled));
 	// A trigger that n8n would never save runs nowhere: refused at every activation, never silently forgetful.
 	const workflowId = String(fn.getWorkflow().id ?? '');
 	if ((activating || startup) && workflowId.length > savedIdLength()) {
