@@ -20,7 +20,8 @@ it('a report due at a leadership change comes at the new leader’s next poll, o
 	const n8n = app(customerTrigger('set', ['beneficiaryAdded']), 'emit');
 	expect((await n8n.activate()).error).toBeUndefined();
 	const small = sim().beneficiaries('CUST_SMALL');
-	small.push({ ...small[0], referenceBeneficiaryId: 'REF-LEAD-1', beneficiaryToken: 'VE9LRU4tTEVBRC0x' });
+	const token = Buffer.from('token:REF-LEAD-1').toString('base64');
+	small.push({ ...small[0], referenceBeneficiaryId: 'REF-LEAD-1', beneficiaryToken: token });
 	sim().addFault({ fault: 'answer', operation: 'list', customerId: 'CUST_EMPTY', answer: FAIL, times: 1 } as never);
 	// The poll emits CUST_SMALL's Added; CUST_EMPTY's failure waits for the next poll's report.
 	const emitted = await n8n.poll();
