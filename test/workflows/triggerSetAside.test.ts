@@ -235,6 +235,17 @@ it("a quota baseline beyond the room the set-aside events leave takes the amount
 	expect(moved.find((e) => e.event === 'quotaChanged')?.previousAmount).not.toBeNull();
 });
 
+it('an alert set aside for a subject whose own baseline alert finds no place stands for it: once, the subject still below', async () => {
+	// Found by a seventh hostile review: the subject's state took `below: false`, so it alerted again later.
+	const seen = await reactivatedWithQueueFull(
+		520,
+		(held) => [...changes(1998, held), held[held.length - 1]],
+		() => undefined,
+	);
+	const alerts = seen.filter((e) => e.quotaAccumulationId === 'U-B519' && e.event === 'quotaBelowThreshold');
+	expect(alerts).toHaveLength(1);
+});
+
 it('an alert set aside for a subject whose own baseline alert finds no place still comes, once (the subject back above since)', async () => {
 	// U-B519's alert behind 1,998 changes: were it dropped first, 501 places: fewer than the 520 below.
 	const seen = await reactivatedWithQueueFull(

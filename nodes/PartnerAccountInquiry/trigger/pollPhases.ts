@@ -128,10 +128,19 @@ export function queueEvents(data: PollData, found: Array<Read & { entry: Watched
 	// One place fewer than the queue holds: the cut may move back by one (a bank change never parted).
 	let room = MAX_EVENTS_PER_POLL - 1 + MAX_HELD_EVENTS - data.held.length;
 	const fresh: HeldEvent[] = [];
+	const alertSetAside = new Set(
+		data.held.slice(0, data.setAside).flatMap((held) => (isAlert(held.json) ? [held.key] : [])),
+	);
 	for (const { entry, value, sure, compared } of found) {
 		const record = data.entries[entry.key];
+		// Short of room, an alert set aside stands for its subject's own: the state moves past both
+		// (else the subject would be alerted again at a later poll).
+		const own =
+			compared.events.length > room && alertSetAside.has(entry.key)
+				? { ...compared, events: compared.events.filter((json) => !isAlert(json)) }
+				: compared;
 		const { events, next } =
-			compared.events.length <= room ? compared : entry.compare(data.saved.get(entry.key), value, room, sure);
+			own.events.length <= room ? own : entry.compare(data.saved.get(entry.key), value, room, sure);
 		room -= events.length;
 		if (next === undefined) delete record.state;
 		else record.state = next;
@@ -139,7 +148,7 @@ export function queueEvents(data: PollData, found: Array<Read & { entry: Watched
 		fresh.push(...events.map((json) => ({ key: entry.key, json })));
 	}
 	// An activation's baseline alerts each quota below now: an alert set aside for a subject whose
-	// baseline alert found a place would come twice (one whose did not still comes, once).
+	// baseline alert found a place would come twice (one whose did not comes instead, once).
 	const alerting = new Set(fresh.filter(({ json }) => isAlert(json)).map(({ key }) => key));
 	data.held = data.held.filter((held, i) => i >= data.setAside || !isAlert(held.json) || !alerting.has(held.key));
 	return [...data.held, ...fresh];
