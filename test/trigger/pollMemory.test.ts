@@ -33,7 +33,7 @@ function poll(data: Record<string, unknown>, nowMs = Date.now(), activated?: num
 	const carried = carryOn(NODE, readPollRecord(data.pollRecord).state, data, activated);
 	if (carried.fresh) for (const key of ['state', 'pollRecord']) delete data[key];
 	if (carried.adopt) Object.assign(data, carried.adopt);
-	const record = nextRecord(carried, true, nowMs);
+	const record = nextRecord(carried, true, nowMs, memory.writer);
 	data.pollRecord = record;
 	rememberWritten(NODE, data, { state: data.state, pollRecord: record });
 	return carried;
@@ -75,7 +75,7 @@ describe('carryOn', () => {
 	it("a quiet poll's write saved with its mark in the global static data (n8n's save at an activation) proves nothing", () => {
 		const saved: Record<string, unknown> = {};
 		const carried = carryOn(NODE, undefined, saved);
-		const record = nextRecord(carried, true, Date.now());
+		const record = nextRecord(carried, true, Date.now(), memory.writer);
 		saved.pollRecord = record;
 		rememberWritten(NODE, saved, { state: undefined, pollRecord: record });
 		// Saved with the workflow's static data, the global mark of that write included.
@@ -162,7 +162,7 @@ describe('carryOn', () => {
 	it('is bounded: over its budget, the nodes least recently written are forgotten and carry on from what n8n saved, as after a restart', () => {
 		const small = new PollMemory(3_000);
 		const write = (node: string, chars: number) => {
-			const record = nextRecord({ everyPollSaved: false }, true, Date.now());
+			const record = nextRecord({ everyPollSaved: false }, true, Date.now(), small.writer);
 			small.rememberWritten(node, {}, { state: 'x'.repeat(chars), pollRecord: record });
 			return record;
 		};

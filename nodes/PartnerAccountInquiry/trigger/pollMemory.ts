@@ -5,7 +5,9 @@
  * it when given an older copy; a quiet poll's write come back fresh without its global mark proves
  * every poll is saved, and then the state holds every earlier poll's finding (`wholeHistory`).
  */
-import { markOf, readPollRecord, type PollRecord } from './pollRecord';
+import { randomBytes } from 'node:crypto';
+
+import { markOf, readPollRecord, writeOf, type PollRecord } from './pollRecord';
 import { digest } from './savedState';
 import { LEGACY_BESIDE_KEYS } from './watchState';
 
@@ -29,6 +31,8 @@ interface Remembered {
 	 * mark of n8n's record it was chosen over (another write since: n8n's copy is the newer).
 	 */
 	aside?: { state: unknown; over: string };
+	/** The write (writeOf) of another process, or before the run's activation, that this process's writes carry on from. */
+	base?: string;
 }
 
 export interface Carried {
@@ -54,6 +58,8 @@ const unproven = { everyPollSaved: false };
 
 /** What one n8n process remembers of the trigger nodes it polls: made once per process, with the node type. */
 export class PollMemory {
+	/** This process, as its records name their writer: two mains may each write a run's n-th poll. */
+	readonly writer = randomBytes(9).toString('base64url');
 	private readonly remembered = new Map<string, Remembered>();
 	private rememberedChars = 0;
 	/** The static data objects this process wrote into: a poll given one of them was not given a fresh copy. */
@@ -110,28 +116,29 @@ export class PollMemory {
 		// An n8n restart (or this node forgotten for memory: the same): the saved data, whole if its
 		// record says every poll is saved (which a restart does not change).
 		const proven = saved?.everyPollSaved === true;
-		if (!mine) return { record: saved, wholeHistory: proven, everyPollSaved: proven };
+		const restart = { record: saved, wholeHistory: proven, everyPollSaved: proven };
+		if (!mine) return restart;
 		const last = mine.record;
 		// A run this process started (an activation) and has not written yet: nothing saved is of it.
 		if (!last) return { adopt: mine.data, run: mine.run, wholeHistory: true, ...unproven };
-		if (saved?.born === last.born) {
-			if (saved.polls === last.polls) {
-				// The last write of this process came back, in a copy of its own (not the object it wrote
-				// into): it was saved. A quiet poll's, saved without its global mark, proves every poll is.
-				const fresh = !this.writtenInto.has(staticData);
-				const everyPollSaved = fresh && ((last.quiet && mark !== markOf(last)) || saved.everyPollSaved);
-				return { record: saved, wholeHistory: true, everyPollSaved };
-			}
-			// Written since by another process (another main): carry on from it.
-			if (saved.polls > last.polls) return { record: saved, wholeHistory: false, ...unproven };
-		} else if (saved && saved.run >= last.run) {
-			// Another run, at least as new, that this process did not write: another process's activation.
-			return { record: saved, wholeHistory: false, ...unproven };
+		if (saved && writeOf(saved) === writeOf(last)) {
+			// The last write of this process came back, in a copy of its own (not the object it wrote
+			// into): it was saved. A quiet poll's, saved without its global mark, proves every poll is.
+			const fresh = !this.writtenInto.has(staticData);
+			const everyPollSaved = fresh && ((last.quiet && mark !== markOf(last)) || saved.everyPollSaved);
+			return { record: saved, wholeHistory: true, everyPollSaved };
 		}
-		// A write of this process was not saved (or an older run's data is what n8n gave): carry on from
-		// it. Lost were only writes of polls that threw (no n8n setup saves one) when the data given is
-		// the last write of a poll that did not: that keeps what its record proved.
-		const thrownOnly = saved !== undefined && saved.born === mine.kept?.born && saved.polls === mine.kept.polls;
+		// Neither one of this process's writes nor what they carry on from: another process wrote it
+		// since (another main, while it led). What this process remembers is older: as after a restart.
+		const ours = saved?.by === this.writer && saved.born === last.born && saved.polls < last.polls;
+		if (saved && !ours && writeOf(saved) !== mine.base) {
+			this.forget(node);
+			return restart;
+		}
+		// A write of this process was not saved (or the data before its activation is what n8n gave):
+		// carry on from it. Lost were only writes of polls that threw (no n8n setup saves one) when the
+		// data given is the last write of a poll that did not: that keeps what its record proved.
+		const thrownOnly = saved !== undefined && mine.kept !== undefined && writeOf(saved) === writeOf(mine.kept);
 		const everyPollSaved = thrownOnly && saved.everyPollSaved;
 		return { adopt: mine.data, record: last, wholeHistory: true, everyPollSaved };
 	}
@@ -150,7 +157,8 @@ export class PollMemory {
 		const mine = this.remembered.get(node);
 		const kept = !threw ? data.pollRecord : mine?.record ? mine.kept : followed;
 		const record = data.pollRecord;
-		this.remember(node, { run: record.run, record, kept, data: { ...data }, dropped });
+		const base = mine ? mine.base : followed && writeOf(followed);
+		this.remember(node, { run: record.run, record, kept, data: { ...data }, dropped, base });
 		this.writtenInto.add(staticData);
 	}
 
@@ -181,7 +189,7 @@ export class PollMemory {
 		const newest = refusedHere ? mine.aside?.state : this.carryOn(node, saved, staticData, activated).adopt?.state;
 		const setAside = newest ?? staticData.state;
 		const run = Math.max(saved?.run ?? 0, mine?.run ?? 0, activated) + 1;
-		this.remember(node, { run, data: {}, aside: { state: setAside, over } });
+		this.remember(node, { run, data: {}, aside: { state: setAside, over }, base: saved && writeOf(saved) });
 		return { run, setAside };
 	}
 

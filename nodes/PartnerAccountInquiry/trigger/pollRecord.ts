@@ -23,6 +23,8 @@ export interface PollRecord {
 	quiet: boolean;
 	/** Whether a quiet poll's write was seen saved, with no write lost since (none: false). */
 	everyPollSaved: boolean;
+	/** The process that wrote it (PollMemory's `writer`; none: a release before it): two mains may each write a run's n-th poll. */
+	by?: string;
 }
 
 /** More polls than a run can count (one a second for 34,000 years): a record claiming more is damage. */
@@ -37,14 +39,16 @@ const isRecordShape = shaped({
 	at: wholeNumber,
 	quiet: optional(flag),
 	everyPollSaved: optional(flag),
+	by: optional(text),
 });
 
 /** The saved poll record; none is what a release before it saved (carried on, as not known to be whole). */
 export function readPollRecord(saved: unknown): StateReading<PollRecord> {
 	if (saved === undefined || saved === null) return {};
 	if (!isRecordShape(saved)) return { problem: 'its poll record is not of the expected shape' };
-	const { born, polls, at, run = 0, quiet = false, everyPollSaved = false } = saved as PollRecord;
-	return { state: { version: POLL_RECORD_VERSION, born, run, polls, at, quiet, everyPollSaved } };
+	const { born, polls, at, run = 0, quiet = false, everyPollSaved = false, by } = saved as PollRecord;
+	const writer = by === undefined ? {} : { by };
+	return { state: { version: POLL_RECORD_VERSION, born, run, polls, at, quiet, everyPollSaved, ...writer } };
 }
 
 /** The key of the workflow's global static data that holds, per trigger node ID, its last activation's run. */
@@ -61,6 +65,8 @@ export function activationRun(global: Record<string, unknown>, nodeId: string): 
 /** The key of the global static data holding, per trigger node ID, the mark of its last write (`born:polls`). */
 const WRITES_KEY = 'partnerAccountInquiryWrites';
 export const markOf = (record: PollRecord) => `${record.born}:${record.polls}`;
+/** Which write a record is: its mark and its writer. */
+export const writeOf = (record: PollRecord) => `${markOf(record)}:${record.by ?? ''}`;
 
 /** The mark of the node's last write that n8n saved with the workflow's static data (none: undefined). */
 export function savedMark(global: Record<string, unknown>, nodeId: string): unknown {
@@ -80,11 +86,12 @@ export function recordActivation(global: Record<string, unknown>, nodeId: string
 	global[ACTIVATION_RUNS_KEY] = { ...(isRecord(runs) ? runs : {}), [nodeId]: run };
 }
 
-/** The record of a poll that writes after `carried`, and whether it emitted nothing. */
+/** The record of a poll that `by` writes after `carried`, and whether it emitted nothing. */
 export function nextRecord(
 	carried: { record?: PollRecord; run?: number; everyPollSaved: boolean },
 	quiet: boolean,
 	nowMs: number,
+	by: string,
 ): PollRecord {
 	const previous = carried.record;
 	const run = previous ? previous.run + (previous.polls >= MAX_POLLS ? 1 : 0) : (carried.run ?? 1);
@@ -97,5 +104,6 @@ export function nextRecord(
 		at: nowMs,
 		quiet,
 		everyPollSaved: carries && carried.everyPollSaved,
+		by,
 	};
 }

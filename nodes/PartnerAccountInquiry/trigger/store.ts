@@ -150,7 +150,7 @@ function openBook(
 		activating,
 		mayReport: !activating && !startup,
 		write: (outcome) => {
-			const record = nextRecord(carried, outcome === 'quiet', Date.now());
+			const record = nextRecord(carried, outcome === 'quiet', Date.now(), memory.writer);
 			staticData.pollRecord = record as unknown as IDataObject;
 			markWrite(global, id, record);
 			const written = { threw: outcome === 'reported', followed: carried.record, dropped: damage?.digest };
