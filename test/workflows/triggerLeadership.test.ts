@@ -110,3 +110,38 @@ it.each(SHAPES)(
 		expect(counts.reduce((a, b) => a + b)).toBe(1);
 	},
 );
+
+describe.each(SAVINGS)('an activation refused on A, then B activates, then A leads again (%s)', (saving) => {
+	// Found by a second review of the fix: A still held the run its refused activation started, and
+	// carried on from it (an empty state) instead of B's.
+	const FAIL_ONCE = { fault: 'answer', answer: FAIL, times: 1 } as const;
+	it('a payee bound at B’s activation and removed before A leads again: its Removed, once', async () => {
+		const n8n = app(customerTrigger('one', ['beneficiaryAdded', 'beneficiaryRemoved']), saving);
+		sim().addFault({ ...FAIL_ONCE, operation: 'list', customerId: 'CUST_SMALL' } as never);
+		expect((await n8n.activate()).error).toBeDefined(); // refused on A
+		await n8n.failover();
+		small().push({
+			...small()[0],
+			referenceBeneficiaryId: 'REF-LEAD-3',
+			beneficiaryToken: Buffer.from('token:3').toString('base64'),
+		});
+		const seen = refsOf(await n8n.activate()); // on B: the payee is in its baseline
+		seen.push(...refsOf(await tick(n8n)), ...refsOf(await tick(n8n)));
+		small().pop();
+		seen.push(...refsOf(await n8n.failover()));
+		for (let i = 0; i < 3; i++) seen.push(...refsOf(await tick(n8n)));
+		expect(seen).toEqual(['beneficiaryRemoved:REF-LEAD-3']);
+	});
+	it('a quota below the whole time: alerted once, twice at most where a restart may repeat it', async () => {
+		const n8n = app(quotaTrigger('one', ['quotaBelowThreshold']), saving);
+		sim().addFault({ ...FAIL_ONCE, operation: 'quota', accumulationId: 'U-1001' } as never);
+		expect((await n8n.activate()).error).toBeDefined();
+		await n8n.failover();
+		sim().setQuota('USER_ID', 'U-1001', '900000');
+		let alerts = count(await n8n.activate());
+		for (let i = 0; i < 4; i++) alerts += count(await tick(n8n));
+		alerts += count(await n8n.failover());
+		for (let i = 0; i < 3; i++) alerts += count(await tick(n8n));
+		expect(alerts).toBe(saving === 'durable' ? 1 : 2);
+	});
+});

@@ -119,22 +119,24 @@ export class PollMemory {
 		const restart = { record: saved, wholeHistory: proven, everyPollSaved: proven };
 		if (!mine) return restart;
 		const last = mine.record;
-		// A run this process started (an activation) and has not written yet: nothing saved is of it.
-		if (!last) return { adopt: mine.data, run: mine.run, wholeHistory: true, ...unproven };
-		if (saved && writeOf(saved) === writeOf(last)) {
+		if (saved && last && writeOf(saved) === writeOf(last)) {
 			// The last write of this process came back, in a copy of its own (not the object it wrote
 			// into): it was saved. A quiet poll's, saved without its global mark, proves every poll is.
 			const fresh = !this.writtenInto.has(staticData);
 			const everyPollSaved = fresh && ((last.quiet && mark !== markOf(last)) || saved.everyPollSaved);
 			return { record: saved, wholeHistory: true, everyPollSaved };
 		}
-		// Neither one of this process's writes nor what they carry on from: another process wrote it
-		// since (another main, while it led). What this process remembers is older: as after a restart.
-		const ours = saved?.by === this.writer && saved.born === last.born && saved.polls < last.polls;
+		// Neither one of this process's writes nor what they carry on from (what n8n had at its
+		// activation, a refused one's too): another process wrote it since (another main, while it
+		// led). What this process remembers is older: as after a restart.
+		const ours =
+			last !== undefined && saved?.by === this.writer && saved.born === last.born && saved.polls < last.polls;
 		if (saved && !ours && writeOf(saved) !== mine.base) {
 			this.forget(node);
 			return restart;
 		}
+		// A run this process started (an activation) and has not written yet: nothing saved is of it.
+		if (!last) return { adopt: mine.data, run: mine.run, wholeHistory: true, ...unproven };
 		// A write of this process was not saved (or the data before its activation is what n8n gave):
 		// carry on from it. Lost were only writes of polls that threw (no n8n setup saves one) when the
 		// data given is the last write of a poll that did not: that keeps what its record proved.
