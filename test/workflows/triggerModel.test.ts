@@ -12,7 +12,7 @@
  * shrinks to its shortest, printed as steps, and is kept below as a named regression test.
  *
  * `TRIGGER_MODEL_RUNS=2000 npx jest test/workflows/triggerModel.test.ts` runs longer, on new
- * sequences (default: 60 per family and saving and 1 with the crowd, the same every run, about
+ * sequences (default: 50 per family and saving and 1 with the crowd, the same every run, about
  * 2 minutes in all);
  * `TRIGGER_MODEL_SEED` replays one seed.
  */
@@ -27,7 +27,7 @@ import { SAVINGS } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();
-const RUNS = Number(process.env.TRIGGER_MODEL_RUNS ?? 60);
+const RUNS = Number(process.env.TRIGGER_MODEL_RUNS ?? 50);
 /** Sequences of a crowd cell, whose polls cost a second each: 1 by default (beside its regression), a tenth of a longer run's. */
 const CROWD_RUNS = process.env.TRIGGER_MODEL_RUNS === undefined ? 1 : Math.max(1, Math.round(RUNS / 10));
 /**
