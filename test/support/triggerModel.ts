@@ -131,6 +131,9 @@ export interface Model {
 	holding: boolean;
 	/** `holding` at the last poll n8n saved: a restart goes back to it (a drop of held events lost with an unsaved poll). */
 	savedHolding?: boolean;
+	/** What the main that led before the last failover knew, and the polls n8n saved since that failover. */
+	stepDown?: { memory: Memory; holding: boolean };
+	sinceFailover: number;
 	/**
 	 * Entries whose held events of an event unpicked were dropped (README: one no longer picked is
 	 * not emitted, also from what waits): their next whole read takes the world as told, unchecked.
@@ -157,6 +160,7 @@ export function newModel(family: Family, saving: N8nSaving, crowd = false): Mode
 		memory: {},
 		mayRepeat: new Set(),
 		holding: false,
+		sinceFailover: 0,
 		droppedHeld: new Set(),
 		tearing: new Set(),
 		tick: Date.now(),
@@ -368,6 +372,17 @@ export class Run {
 			// was not saved is lost, as at a restart.
 			if (kind === 'restart' || kind === 'failover') {
 				if (!m.active) return;
+				// A main that leads again where n8n saved no poll of the other meanwhile knows what it knew.
+				const back = kind === 'failover' && m.sinceFailover === 0 ? m.stepDown : undefined;
+				// A restart is the leading main's: the other keeps what it knew.
+				if (kind === 'failover') {
+					m.stepDown = { memory: clone(m.memory), holding: m.holding };
+					m.sinceFailover = 0;
+				}
+				if (back) {
+					Object.assign(m, back);
+					return await this.observe(() => this.n8n.failover(), kind);
+				}
 				m.memory = clone(m.saved ?? {});
 				m.holding = m.savedHolding ?? false;
 				// A standing alert may come once more; so may one found but still waiting behind the cap.
@@ -418,6 +433,7 @@ export class Run {
 		const sent = this.sim().requests.length;
 		m.tick = Date.now();
 		const poll = await act();
+		if (poll?.saved) m.sinceFailover++;
 		const requests = groupBy(this.sim().requests.slice(sent), (r) => this.about(r));
 		// Payees bound while their list was read are of the world too.
 		for (const customer of CUSTOMERS)
