@@ -96,12 +96,19 @@ export async function watchedSets(): Promise<Goals> {
 	};
 	const runs: Record<string, PollRun> = {};
 	try {
-		const quotaSet = { event: 'quotaChanged', watch: 'many', subjectsEntry: 'text', subjectsText };
+		const quotaSet = {
+			triggerOn: 'quota',
+			events: ['quotaChanged'],
+			watch: 'many',
+			subjectsEntry: 'text',
+			subjectsText,
+		};
 		[runs.quotaBaseline, runs.quotaQuiet] = await baselineAndQuiet(quotaSet);
 		// The same subjects as 500 single-subject triggers, polled one after another.
 		const singles = Array.from({ length: SET_SUBJECTS }, (_, i) => ({
 			parameters: {
-				event: 'quotaChanged',
+				triggerOn: 'quota',
+				events: ['quotaChanged'],
 				quotaAccumulationMethod: 'USER_ID',
 				quotaAccumulationId: `U-B${i}`,
 				currency: 'USD',
@@ -114,7 +121,8 @@ export async function watchedSets(): Promise<Goals> {
 			return n;
 		});
 		const customerSet = {
-			event: 'beneficiaryChanged',
+			triggerOn: 'beneficiaries',
+			events: ['beneficiaryChanged'],
 			watch: 'many',
 			customersEntry: 'text',
 			customersText: Array.from({ length: SET_CUSTOMERS }, (_, n) => `CUST_FIVE_${n}`).join('\n'),
@@ -189,7 +197,8 @@ const BUDGET_BEYOND_MS = 1500;
 export async function setBeyondOnePoll(): Promise<Goals> {
 	const { url, child } = await startSimulatorProcess(LATENCY_MS);
 	const parameters = {
-		event: 'beneficiaryChanged',
+		triggerOn: 'beneficiaries',
+		events: ['beneficiaryChanged'],
 		watch: 'many',
 		customersEntry: 'text',
 		customersText: Array.from({ length: CUSTOMERS_BEYOND }, (_, n) => `CUST_FIVE_${n}`).join('\n'),

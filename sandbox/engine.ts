@@ -96,7 +96,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 			id: 'node',
 			name: 'Partner Account Inquiry',
 			type: typeName,
-			typeVersion: options.typeVersion ?? 1,
+			typeVersion: options.typeVersion ?? (registry[typeName].description.version as number),
 			position: [200, 0],
 			parameters: options.parameters,
 			credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Partner Account Inquiry account' } },

@@ -89,7 +89,7 @@ export function activateTrigger(options: PollerOptions): {
 } {
 	const { nodeType } = options.process ?? currentProcess;
 	const nodeTypes = nodeTypesOf({ [TRIGGER_TYPE]: nodeType });
-	const typeVersion = options.typeVersion ?? 1;
+	const typeVersion = options.typeVersion ?? (nodeType.description.version as number);
 	// The defaults of this version, as n8n fills them in when it loads a workflow.
 	const parameters = NodeHelpers.getNodeParameters(
 		nodeType.description.properties,

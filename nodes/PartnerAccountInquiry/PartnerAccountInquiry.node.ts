@@ -14,9 +14,8 @@ export class PartnerAccountInquiry implements INodeType {
 			dark: 'file:../../icons/partnerAccountInquiry.dark.svg',
 		},
 		group: ['transform'],
-		// 1.1: a listing's items say whose list they came from (Include Owner) unless turned off.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// Numbered 1.1 since the development builds: the first release's workflows say 1.1.
+		version: 1.1,
 		subtitle:
 			'={{ {"listBeneficiaries": "List Beneficiaries", "getAvailableQuota": "Get Available Quota"}[$parameter["operation"]] }}',
 		description:

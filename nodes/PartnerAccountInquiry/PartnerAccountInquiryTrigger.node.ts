@@ -15,10 +15,8 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 			dark: 'file:../../icons/partnerAccountInquiry.dark.svg',
 		},
 		group: ['trigger'],
-		// 2: Mask Bank Details is on unless turned off. 3: a list of events (one read serves them all).
-		// Workflows saved with 1 and 2 keep their parameters, items and state.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// Numbered 3 since the development builds: the first release's workflows say 3.
+		version: 3,
 		subtitle: EVENT_SUBTITLE,
 		description:
 			'Starts the workflow when a beneficiary is bound, removed or changed (its bank details included), or when the available FX quota crosses a threshold or changes',

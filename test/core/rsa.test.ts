@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import forge from 'node-forge';
 
 import { signContent, verifyContent } from '../../nodes/PartnerAccountInquiry/shared/core/signing/rsa';
-import { buildStringToSign, stringToSignParts } from '../../nodes/PartnerAccountInquiry/shared/core/signing/stringToSign';
+import {
+	buildStringToSign,
+	stringToSignParts,
+} from '../../nodes/PartnerAccountInquiry/shared/core/signing/stringToSign';
 import { partnerPrivatePkcs8, partnerPublicSpki } from '../fixtures/keys';
 import { opensslVerify } from '../fixtures/openssl';
 import { signingVectors } from '../fixtures/vectors';

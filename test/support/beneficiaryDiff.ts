@@ -1,4 +1,4 @@
-import { comparedWith, MAX_EVENTS_PER_POLL } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
+import { comparedWith } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { BeneficiaryState } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryState';
 
 /**
@@ -23,5 +23,4 @@ export const diffBeneficiaries = (
 	state: BeneficiaryState,
 	list: Array<Record<string, unknown>>,
 	wanted: ReadonlySet<string>,
-	cap = MAX_EVENTS_PER_POLL,
-) => comparedWith(state).diff(list, wanted, cap);
+) => comparedWith(state).diff(list, wanted);

@@ -35,8 +35,8 @@ export function itemsOf(poll: N8nPoll | undefined): IDataObject[] {
 	return poll?.items ?? [];
 }
 export const U = { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' } as const;
-export const BELOW = { event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 };
-export const CHANGED = { event: 'quotaChanged', ...QUOTA };
+export const BELOW = { triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 };
+export const CHANGED = { triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA };
 export const SMALL = { options: { customerId: 'CUST_SMALL' } };
 
 export type Poller = ReturnType<typeof activateTrigger>;
@@ -61,14 +61,16 @@ export const subjectRow = (id: string, threshold = '') => ({
 });
 /** Watch Many over quota subjects entered as rows (Quota Below Threshold, default threshold 100). */
 export const quotaSet = (rows: IDataObject[], threshold = 100): INodeParameters => ({
-	event: 'quotaBelowThreshold',
+	triggerOn: 'quota',
+	events: ['quotaBelowThreshold'],
 	watch: 'many',
 	threshold,
 	subjects: { subject: rows } as unknown as INodeParameters,
 });
 /** Watch Many over customers entered as rows. */
 export const customerSet = (ids: string[], event = 'beneficiaryAdded'): INodeParameters => ({
-	event,
+	triggerOn: 'beneficiaries',
+	events: [event],
 	watch: 'many',
 	customers: { customer: ids.map((customerId) => ({ customerId })) } as unknown as INodeParameters,
 });
@@ -97,27 +99,3 @@ export const payeeLike = (sim: () => Simulator, id: string, more: Partial<Benefi
 	beneficiaryNick: `Payee ${id}`,
 	...more,
 });
-
-/** What a release saved for one trigger (a fixture written by its own code): its node version, parameters, node and global static data. */
-export interface SavedByRelease {
-	typeVersion: number;
-	parameters: INodeParameters;
-	node: IDataObject;
-	global: IDataObject;
-}
-
-/** n8n started with this release over what an older one saved (activation 'init', a new process): its poller and static data. */
-export function upgradedFrom(sim: () => Simulator, name: string, saved: SavedByRelease, parameters = saved.parameters) {
-	const staticData = structuredClone(saved.node);
-	const poller = activateTrigger({
-		parameters,
-		credentials: sandboxCredentials(sim().url),
-		staticData,
-		globalStaticData: structuredClone(saved.global),
-		typeVersion: saved.typeVersion,
-		activation: 'init',
-		process: newN8nProcess(),
-		workflowId: `wf-${name}`.slice(0, 16),
-	});
-	return { poller, staticData };
-}

@@ -1,9 +1,8 @@
-import { baseline, readBeneficiaryState } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
+import { baseline } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { BeneficiaryState } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryState';
 import type { BeneficiaryEvent } from '../../nodes/PartnerAccountInquiry/trigger/events';
 import { digest } from '../../nodes/PartnerAccountInquiry/trigger/savedState';
 import { createCustomers } from '../../sandbox/data';
-import { STATE_V2, STATE_V3 } from '../fixtures/previousTriggerStates';
 import { diffBeneficiaries } from '../support/beneficiaryDiff';
 
 type Item = Record<string, unknown>;
@@ -26,8 +25,8 @@ function payee(ref: string | undefined, account: string, fields: Item = {}): Ite
 }
 
 /** The events of a diff as [event, reference ID or token, changed field names]. */
-function summary(state: BeneficiaryState, list: Item[], cap?: number) {
-	const { events, next } = diffBeneficiaries(state, list, ALL, cap);
+function summary(state: BeneficiaryState, list: Item[]) {
+	const { events, next } = diffBeneficiaries(state, list, ALL);
 	return {
 		next,
 		seen: events.map(({ event, beneficiary, changes }) => [
@@ -234,84 +233,5 @@ describe('digest collisions never merge two payees', () => {
 		const all = createCustomers().get('CUST_BENCH')?.beneficiaries as unknown as Item[];
 		const bytes = Buffer.byteLength(JSON.stringify(baseline('q', all)));
 		expect(bytes).toBeLessThan(2 * 1024 * 1024);
-	});
-});
-
-describe('the per-poll cap never merges', () => {
-	it('what is held back stays as it was; two payees of one reference ID keep their own entries', () => {
-		const a = payee('R', '111');
-		const state = baseline('q', [a]);
-		const list = [payee('X', '777'), { ...a, status: 'FROZEN' }, payee('R', '222')];
-		const first = summary(state, list, 1);
-		expect(first.seen).toEqual([['beneficiaryAdded', 'X']]);
-		const second = summary(first.next, list, 5);
-		expect(second.seen).toEqual([
-			['beneficiaryChanged', 'R', ['status']],
-			['beneficiaryAdded', 'R'],
-		]);
-		expect(summary(second.next, list).seen).toEqual([]);
-		// Held back at every step, one event a poll: the same events, once each, in order.
-		let state1 = state;
-		const oneByOne: unknown[] = [];
-		for (let poll = 0; poll < 4; poll++) {
-			const { seen, next } = summary(state1, list, 1);
-			oneByOne.push(...seen);
-			state1 = next;
-		}
-		expect(oneByOne).toEqual([...first.seen, ...second.seen]);
-	});
-});
-
-describe('a state of a development build before 0.1.0 (version 2)', () => {
-	it('is too old to carry on: a problem (a warning and a fresh baseline), never read as today', () => {
-		expect(readBeneficiaryState(STATE_V2.state, 'q-v2')).toEqual({
-			problem: 'it was saved in an older format (version 2)',
-		});
-	});
-});
-
-describe("an upgrade from release 0.1.0 (state version 3, without the bank details' last four)", () => {
-	const fixture = STATE_V3 as unknown as { list: Item[]; state: unknown };
-	const read = () => {
-		const reading = readBeneficiaryState(fixture.state, 'q-v3');
-		expect(reading.problem).toBeUndefined();
-		return reading.state as BeneficiaryState;
-	};
-
-	it('carries on: nothing to report for the same list, and the next state keeps the last four', () => {
-		const { seen, next } = summary(read(), fixture.list);
-		expect(seen).toEqual([]);
-		expect(next.version).toBe(4);
-		expect(JSON.stringify(next)).toContain('"6820"');
-		for (const b of fixture.list)
-			if (b.bankAccountNo) expect(JSON.stringify(next)).not.toContain(String(b.bankAccountNo));
-	});
-
-	it('a bank change before the first poll after the upgrade says before: null; after one poll, the last four', () => {
-		const list = fixture.list.map((item) => ({ ...item }));
-		list[1] = { ...list[1], bankAccountNo: 'SML000777', beneficiaryToken: 'dG9rZW46bmV3' };
-		const first = diffBeneficiaries(read(), list, new Set(['beneficiaryChanged'] as const));
-		expect(first.events.map((e) => e.changes)).toEqual([
-			{
-				beneficiaryToken: { before: null, after: 'dG9rZW46bmV3' },
-				bankAccountNo: { before: null, after: 'SML000777' },
-			},
-		]);
-		const again = list.map((item) => ({ ...item }));
-		again[1] = { ...again[1], bankAccountNo: 'SML000888', beneficiaryToken: 'dG9rZW46bmV4' };
-		const second = diffBeneficiaries(first.next, again, new Set(['beneficiaryChanged'] as const));
-		expect(second.events.map((e) => e.changes)).toEqual([
-			{
-				beneficiaryToken: { before: '****bmV3', after: 'dG9rZW46bmV4' },
-				bankAccountNo: { before: '****0777', after: 'SML000888' },
-			},
-		]);
-	});
-
-	it('a version 3 entry of another length is damage, not carried on', () => {
-		const state = JSON.parse(JSON.stringify(fixture.state)) as { entries: Record<string, unknown[]> };
-		const [key] = Object.keys(state.entries);
-		state.entries[key] = [...state.entries[key], '1234'];
-		expect(readBeneficiaryState(state, 'q-v3').problem).toBe('its beneficiary entries are not of the expected shape');
 	});
 });

@@ -157,9 +157,10 @@ describe('every field whose empty value reads your own account is decided the sa
 });
 
 describe('whose list: _listedFor on each listed beneficiary', () => {
+	/** The node's defaults, as a new node has them (Include Owner on). */
 	const V1_1 = { typeVersion: 1.1 };
 
-	it('from version 1.1, on by default: the customer sent, otherwise the item exactly as the API returned it', async () => {
+	it('on by default: the customer sent, otherwise the item exactly as the API returned it', async () => {
 		const run = await list(sim(), BY_ROW, { items: [{ customerId: 'CUST_SMALL' }], ...V1_1 });
 		expect(run.json.map((item) => item._listedFor)).toEqual(SMALL.map(() => ({ customerId: 'CUST_SMALL' })));
 		expect(without(run.json, '_listedFor')).toEqual(SMALL);
@@ -179,7 +180,7 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		expect(both.json[0]._listedFor).toEqual({ customerId: 'CUST_SMALL', viaAccessToken: true });
 	});
 
-	it('version 1 (workflows saved today) keeps the items as they were, unless Include Owner is turned on', async () => {
+	it('Include Owner off: the items as the API returned them; on: each names its list', async () => {
 		const saved = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
 		expect(saved.json).toEqual(SMALL);
 		const on = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: true } });
@@ -212,7 +213,7 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		expect(run.json[1].proof).toEqual({ page: 1 });
 	});
 
-	it('an answer that carries _listedFor is refused with Include Owner off too (version 1, unset): never passed on as if it said whose list it is', async () => {
+	it('an answer that carries _listedFor is refused with Include Owner off too: never passed on as if it said whose list it is', async () => {
 		const small = sim().beneficiaries('CUST_SMALL');
 		small[0] = { ...small[0], _listedFor: { customerId: 'CUST_OTHER' } } as unknown as (typeof small)[number];
 		const runs = [

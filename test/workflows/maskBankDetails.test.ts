@@ -43,7 +43,7 @@ describe('the action node', () => {
 		const first = echoInExtendInfo();
 		const run = await list(sim(), {
 			returnAll: true,
-			options: { customerId: 'CUST_SMALL', maskBankDetails: true },
+			options: { customerId: 'CUST_SMALL', maskBankDetails: true, includeOwner: false },
 		});
 		expect(run.status).toBe('success');
 		const beneficiaries = sim().beneficiaries('CUST_SMALL');
@@ -58,7 +58,10 @@ describe('the action node', () => {
 	});
 
 	it('on for a list of 7 pages: every item masked', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', maskBankDetails: true } });
+		const run = await list(sim(), {
+			returnAll: true,
+			options: { customerId: 'CUST_LARGE', maskBankDetails: true, includeOwner: false },
+		});
 		expect(run.json).toEqual(sim().beneficiaries('CUST_LARGE').map(masked));
 		const produced = JSON.stringify(run.json);
 		for (const value of wholeValues(sim().beneficiaries('CUST_LARGE'))) expect(produced).not.toContain(value);
@@ -78,12 +81,12 @@ describe('the action node', () => {
 });
 
 describe('the trigger', () => {
-	const poller = (parameters: INodeParameters, typeVersion?: number, mode?: 'manual') =>
+	const OWNER = { _listedFor: { customerId: 'CUST_SMALL' } };
+	const poller = (parameters: INodeParameters, mode?: 'manual') =>
 		activateTrigger({
 			parameters: { options: { customerId: 'CUST_SMALL' }, ...parameters },
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
-			typeVersion,
 			mode,
 		});
 	const emitted = async (p: ReturnType<typeof poller>) => {
@@ -92,10 +95,10 @@ describe('the trigger', () => {
 		return result.items?.map((item) => item.json) ?? null;
 	};
 
-	it('version 2, by default: a bank-detail change says "ending 1234 -> ending 9876" and keeps nothing whole', async () => {
+	it('by default: a bank-detail change says "ending 1234 -> ending 9876" and keeps nothing whole', async () => {
 		// The gateway's own field still names the old account after the change: masked by its shape.
 		echoInExtendInfo();
-		const watching = poller({ event: 'beneficiaryChanged' }, 2);
+		const watching = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'] });
 		expect(await emitted(watching)).toBeNull();
 		const before = { ...sim().beneficiaries('CUST_SMALL')[0] };
 		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId as string);
@@ -114,6 +117,7 @@ describe('the trigger', () => {
 				},
 				event: 'beneficiaryChanged',
 				changes,
+				...OWNER,
 			},
 		]);
 		const produced = JSON.stringify(items);
@@ -121,9 +125,9 @@ describe('the trigger', () => {
 		expect(await emitted(watching)).toBeNull();
 	});
 
-	it('version 2, by default: an addition and a removal are masked; Fetch Test Event too', async () => {
-		const adding = poller({ event: 'beneficiaryAdded' }, 2);
-		const removing = poller({ event: 'beneficiaryRemoved' }, 2);
+	it('by default: an addition and a removal are masked; Fetch Test Event too', async () => {
+		const adding = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'] });
+		const removing = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'] });
 		expect(await emitted(adding)).toBeNull();
 		expect(await emitted(removing)).toBeNull();
 		const list = sim().beneficiaries('CUST_SMALL');
@@ -135,28 +139,26 @@ describe('the trigger', () => {
 		};
 		list.push(added);
 		const [gone] = list.splice(2, 1);
-		expect(await emitted(adding)).toEqual([{ ...masked(added), event: 'beneficiaryAdded' }]);
+		expect(await emitted(adding)).toEqual([{ ...masked(added), event: 'beneficiaryAdded', ...OWNER }]);
 		const removed = await emitted(removing);
 		expect(removed).toEqual([expect.objectContaining({ beneficiaryToken: tail(gone.beneficiaryToken) })]);
-		const sample = await emitted(poller({ event: 'beneficiaryAdded' }, 2, 'manual'));
+		const sample = await emitted(poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'] }, 'manual'));
 		expect(sample?.length).toBeGreaterThan(0);
 		const produced = JSON.stringify([removed, sample]);
 		for (const value of wholeValues([...list, gone])) expect(produced).not.toContain(value);
 	});
 
-	it('version 1 (workflows saved before): items as before, unless turned on', async () => {
-		const plain = poller({ event: 'beneficiaryAdded' }, 1);
-		const turnedOn = poller({ event: 'beneficiaryAdded', maskBankDetails: true }, 1);
-		const turnedOff = poller({ event: 'beneficiaryAdded', maskBankDetails: false }, 2);
-		for (const p of [plain, turnedOn, turnedOff]) expect(await emitted(p)).toBeNull();
+	it('turned off: items whole; turned on: masked', async () => {
+		const turnedOn = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], maskBankDetails: true });
+		const turnedOff = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], maskBankDetails: false });
+		for (const p of [turnedOn, turnedOff]) expect(await emitted(p)).toBeNull();
 		const added: Beneficiary = {
 			...sim().beneficiaries('CUST_SMALL')[1],
 			referenceBeneficiaryId: 'REF-MASK-2',
 			beneficiaryToken: Buffer.from('token:REF-MASK-2').toString('base64'),
 		};
 		sim().beneficiaries('CUST_SMALL').push(added);
-		expect(await emitted(plain)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
-		expect(await emitted(turnedOn)).toEqual([{ ...masked(added), event: 'beneficiaryAdded' }]);
-		expect(await emitted(turnedOff)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
+		expect(await emitted(turnedOn)).toEqual([{ ...masked(added), event: 'beneficiaryAdded', ...OWNER }]);
+		expect(await emitted(turnedOff)).toEqual([{ ...added, event: 'beneficiaryAdded', ...OWNER }]);
 	});
 });

@@ -102,13 +102,12 @@ describe('the action node: no whole bank value, however the item repeats it', ()
 	});
 });
 
-describe('the trigger (version 2, on by default): Added, Removed and Changed items masked alike', () => {
+describe('the trigger (on by default): Added, Removed and Changed items masked alike', () => {
 	const poller = (event: string) =>
 		activateTrigger({
-			parameters: { event, options: { customerId: 'CUST_SMALL' } },
+			parameters: { triggerOn: 'beneficiaries', events: [event], options: { customerId: 'CUST_SMALL' } },
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
-			typeVersion: 2,
 		});
 	const emitted = async (p: ReturnType<typeof poller>) => {
 		const result = await p.poll();
@@ -116,16 +115,16 @@ describe('the trigger (version 2, on by default): Added, Removed and Changed ite
 		return result.items?.map((item) => item.json) ?? null;
 	};
 
-	it('version 2: Mask Bank Details given by an expression that gives nothing masks, as version 2 does unset', async () => {
+	it('Mask Bank Details given by an expression that gives nothing masks, as it does unset', async () => {
 		const p = activateTrigger({
 			parameters: {
-				event: 'beneficiaryAdded',
+				triggerOn: 'beneficiaries',
+				events: ['beneficiaryAdded'],
 				maskBankDetails: '={{ $vars.MASK ?? "" }}',
 				options: { customerId: 'CUST_SMALL' },
 			},
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
-			typeVersion: 2,
 			mode: 'manual',
 		});
 		const items = (await emitted(p)) ?? [];

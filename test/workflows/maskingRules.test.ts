@@ -31,10 +31,13 @@ async function maskedList(customerId = 'CUST_SMALL'): Promise<IDataObject[]> {
 /** A version 2 trigger (masking on by default) on CUST_SMALL; its first poll takes the baseline. */
 async function watching(event: string): Promise<ReturnType<typeof activateTrigger>> {
 	const poller = activateTrigger({
-		parameters: { event, options: { customerId: 'CUST_SMALL' } } as INodeParameters,
+		parameters: {
+			triggerOn: 'beneficiaries',
+			events: [event],
+			options: { customerId: 'CUST_SMALL' },
+		} as INodeParameters,
 		credentials: sandboxCredentials(sim().url),
 		staticData: {},
-		typeVersion: 2,
 	});
 	expect(await emitted(poller)).toBeNull();
 	return poller;
@@ -172,7 +175,7 @@ describe('(c) the codes a workflow routes on stay whole', () => {
 	});
 
 	it('a trigger watching many customers: 10005678 and 20005678 stay apart, so a Switch per customer routes right', async () => {
-		const poller = triggerOf(sim)(customerSet(['10005678', '20005678'], 'beneficiaryAdded'), {}, { typeVersion: 2 });
+		const poller = triggerOf(sim)(customerSet(['10005678', '20005678'], 'beneficiaryAdded'), {});
 		expect(await emitted(poller)).toBeNull();
 		const added: Beneficiary[] = [];
 		for (const customerId of ['10005678', '20005678']) {

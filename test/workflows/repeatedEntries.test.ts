@@ -8,7 +8,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { STATE_V3 } from '../fixtures/previousTriggerStates';
 import { list, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
@@ -19,7 +18,7 @@ type Event = (typeof EVENTS)[number];
 function watchers(options: IDataObject, staticData: Partial<Record<Event, IDataObject>> = {}) {
 	return Object.fromEntries(
 		EVENTS.map((event) => {
-			const parameters = { event, options } as INodeParameters;
+			const parameters = { triggerOn: 'beneficiaries', events: [event], options } as INodeParameters;
 			const poller = activateTrigger({
 				parameters,
 				credentials: sandboxCredentials(sim().url),
@@ -49,7 +48,7 @@ describe('one bank account listed more than once (CUST_TWICE: two currencies on 
 	it('the action node returns every entry as the gateway listed it, with Confirm Whole List on or off', async () => {
 		const expected = sim().beneficiaries('CUST_TWICE');
 		for (const confirmWholeList of [true, false]) {
-			const run = await list(sim(), { returnAll: true, options: { ...TWICE, confirmWholeList } });
+			const run = await list(sim(), { returnAll: true, options: { ...TWICE, confirmWholeList, includeOwner: false } });
 			expect(run.json).toEqual(expected);
 		}
 		const tokens = expected.map((b) => b.beneficiaryToken);
@@ -89,7 +88,7 @@ describe('entries that sort alike, listed in another order at each request', () 
 		const expected = sim().beneficiaries('CUST_TWICE');
 		// CUST_TWICE's entries 3 and 4 (one bank account, USD and EUR) swap places at every other page 1.
 		sim().addFault({ fault: 'swapOrder', customerId: 'CUST_TWICE', pageNumber: 1, position: 2, every: 2 });
-		const run = await list(sim(), { returnAll: true, options: TWICE });
+		const run = await list(sim(), { returnAll: true, options: { ...TWICE, includeOwner: false } });
 		expect(run.error?.message).toBeUndefined();
 		expect(sim().requests).toHaveLength(4);
 		expect(new Set(run.json.map((b) => JSON.stringify(b)))).toEqual(new Set(expected.map((b) => JSON.stringify(b))));
@@ -142,7 +141,11 @@ describe('a list growing beyond a Limit', () => {
 	it('the pages the Limit reads are returned when they agree, though the list grows at every request', async () => {
 		const first = sim().beneficiaries('CUST_LARGE').slice(0, 60);
 		sim().addFault({ fault: 'growTail', customerId: 'CUST_LARGE' });
-		const run = await list(sim(), { returnAll: false, limit: 60, options: { customerId: 'CUST_LARGE', pageSize: 50 } });
+		const run = await list(sim(), {
+			returnAll: false,
+			limit: 60,
+			options: { customerId: 'CUST_LARGE', pageSize: 50, includeOwner: false },
+		});
 		expect(run.json).toEqual(first);
 		expect(sim().requests).toHaveLength(4);
 	});
@@ -150,41 +153,9 @@ describe('a list growing beyond a Limit', () => {
 	it('with Confirm Whole List off, one read whose pages added up', async () => {
 		const first = sim().beneficiaries('CUST_LARGE').slice(0, 60);
 		sim().addFault({ fault: 'growTail', customerId: 'CUST_LARGE' });
-		const options = { customerId: 'CUST_LARGE', pageSize: 50, confirmWholeList: false };
+		const options = { customerId: 'CUST_LARGE', pageSize: 50, confirmWholeList: false, includeOwner: false };
 		const run = await list(sim(), { returnAll: false, limit: 60, options });
 		expect(run.json).toEqual(first);
 		expect(sim().requests).toHaveLength(2);
-	});
-});
-
-describe('an upgrade from release 0.1.0', () => {
-	const fixture = STATE_V3;
-
-	it("carries on from the previous release's saved state: no fresh baseline, nothing invented, each change once", async () => {
-		const listed = sim().beneficiaries('CUST_SMALL');
-		listed.splice(0, listed.length, ...fixture.list.map((b) => ({ ...b })));
-		const staticData: Partial<Record<Event, IDataObject>> = {};
-		const w = watchers({ customerId: 'CUST_SMALL' }, staticData);
-		await pollAll(w);
-		// The saved state of the previous release, where it kept one subject's state, for this very
-		// question (its digest is unchanged: the entry's key).
-		const keyOf = (event: Event) => Object.keys((staticData[event]?.state as { entries: IDataObject }).entries)[0];
-		const asReleased = (event: Event) => ({ ...fixture.state, question: keyOf(event) });
-		for (const event of EVENTS) (staticData[event] as IDataObject).state = asReleased(event);
-		expect(await pollAll(w)).toEqual({});
-		const entryVersion = (event: Event) =>
-			(staticData[event]?.state as { entries: Record<string, { state: IDataObject }> }).entries[keyOf(event)].state
-				.version;
-		for (const event of EVENTS) expect(entryVersion(event)).toBe(4);
-		(staticData.beneficiaryAdded as IDataObject).state = asReleased('beneficiaryAdded');
-		sim().changeBankDetails('CUST_SMALL', fixture.list[2].referenceBeneficiaryId);
-		listed.splice(6, 1);
-		const bound = sim().bindAgain('CUST_SMALL', 0, { currency: 'SGD' });
-		expect(await pollAll(w)).toEqual({
-			beneficiaryAdded: [[bound.referenceBeneficiaryId]],
-			beneficiaryChanged: [[fixture.list[2].referenceBeneficiaryId, expect.arrayContaining(['bankAccountNo'])]],
-			beneficiaryRemoved: [[fixture.list[6].beneficiaryNick]],
-		});
-		expect(await pollAll(w)).toEqual({});
 	});
 });

@@ -22,8 +22,10 @@ async function emitted(poller: { poll: () => ReturnType<ReturnType<typeof activa
 	return result.items?.map((item) => item.json) ?? null;
 }
 
-const SMALL = { options: { customerId: 'CUST_SMALL' } };
-const BELOW = { event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 };
+// Items whole (masking is maskBankDetails.test.ts's), each naming its list.
+const SMALL = { maskBankDetails: false, options: { customerId: 'CUST_SMALL' } };
+const OWNER = { _listedFor: { customerId: 'CUST_SMALL' } };
+const BELOW = { triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 };
 const setQuota = (value: string) => sim().setQuota('USER_ID', 'U-1001', value);
 
 function newBeneficiary(n: number): Beneficiary {
@@ -39,18 +41,18 @@ function newBeneficiary(n: number): Beneficiary {
 describe('beneficiaryAdded', () => {
 	it('records a baseline first, then emits each new beneficiary exactly once', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ event: 'beneficiaryAdded', ...SMALL }, state);
+		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state);
 		expect(await emitted(poller)).toBeNull();
 		expect(await emitted(poller)).toBeNull();
 		const added = newBeneficiary(1);
 		sim().beneficiaries('CUST_SMALL').push(added);
-		expect(await emitted(poller)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
+		expect(await emitted(poller)).toEqual([{ ...added, event: 'beneficiaryAdded', ...OWNER }]);
 		expect(await emitted(poller)).toBeNull();
 	});
 
 	it('failed polls emit nothing and change nothing, their episode is reported once; the next successful poll emits what was missed', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ event: 'beneficiaryAdded', ...SMALL }, state);
+		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state);
 		await emitted(poller);
 		const added = newBeneficiary(2);
 		sim().beneficiaries('CUST_SMALL').push(added);
@@ -70,25 +72,23 @@ describe('beneficiaryAdded', () => {
 		}
 		expect(outcomes).toEqual([expect.stringMatching(/signature/), 'quiet', 'quiet', 'quiet', 'quiet']);
 		sim().clearFaults();
-		expect(await emitted(poller)).toEqual([{ ...added, event: 'beneficiaryAdded' }]);
+		expect(await emitted(poller)).toEqual([{ ...added, event: 'beneficiaryAdded', ...OWNER }]);
 		expect(await emitted(poller)).toBeNull();
 	});
 
-	it('caps a burst at 500 events a poll and emits the rest, in order, at the next polls', async () => {
+	it('emits a burst of 620 in one poll, in order, each once', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ event: 'beneficiaryAdded', options: { customerId: 'CUST_LARGE' } }, state);
+		const poller = trigger(
+			{ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], options: { customerId: 'CUST_LARGE' } },
+			state,
+		);
 		await emitted(poller);
 		const burst = Array.from({ length: 620 }, (_, i) => newBeneficiary(1000 + i));
 		sim()
 			.beneficiaries('CUST_LARGE')
 			.push(...burst);
 		const first = await emitted(poller);
-		expect(first).toHaveLength(500);
-		expect(first?.map((b) => b.referenceBeneficiaryId)).toEqual(
-			burst.slice(0, 500).map((b) => b.referenceBeneficiaryId),
-		);
-		const second = await emitted(poller);
-		expect(second?.map((b) => b.referenceBeneficiaryId)).toEqual(burst.slice(500).map((b) => b.referenceBeneficiaryId));
+		expect(first?.map((b) => b.referenceBeneficiaryId)).toEqual(burst.map((b) => b.referenceBeneficiaryId));
 		expect(await emitted(poller)).toBeNull();
 	});
 });
@@ -96,7 +96,7 @@ describe('beneficiaryAdded', () => {
 describe('beneficiaryRemoved and beneficiaryChanged', () => {
 	it('a removal carries the kept summary: bank details and token by their last four only', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ event: 'beneficiaryRemoved', ...SMALL }, state);
+		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...SMALL }, state);
 		await emitted(poller);
 		const [gone] = sim().beneficiaries('CUST_SMALL').splice(1, 1);
 		const items = await emitted(poller);
@@ -113,6 +113,7 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 				beneficiaryToken: `****${gone.beneficiaryToken.slice(-4)}`,
 				...(gone.bankAccountNo ? { bankAccountNo: `****${gone.bankAccountNo.slice(-4)}` } : {}),
 				...(gone.bankAccountIBAN ? { bankAccountIBAN: `****${gone.bankAccountIBAN.slice(-4)}` } : {}),
+				...OWNER,
 			},
 		]);
 		expect(JSON.stringify(state)).not.toContain(gone.beneficiaryToken);
@@ -122,7 +123,7 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 
 	it('a change carries the beneficiary as returned and each changed field, before and after', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ event: 'beneficiaryChanged', ...SMALL }, state);
+		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'], ...SMALL }, state);
 		await emitted(poller);
 		const target = sim().beneficiaries('CUST_SMALL')[2];
 		const before = { ...target };
@@ -140,6 +141,7 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 					// Bank details are kept by a fingerprint and their last four only, never whole.
 					bankAccountNo: { before: `****${(before.bankAccountNo as string).slice(-4)}`, after: 'NEWACCOUNT123' },
 				},
+				...OWNER,
 			},
 		]);
 		expect(await emitted(poller)).toBeNull();
@@ -147,7 +149,7 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 
 	it('the state holds digests, not the objects or their secrets', async () => {
 		const state: IDataObject = {};
-		await emitted(trigger({ event: 'beneficiaryAdded', ...SMALL }, state));
+		await emitted(trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state));
 		const text = JSON.stringify(state);
 		for (const b of sim().beneficiaries('CUST_SMALL')) {
 			expect(text).not.toContain(b.beneficiaryToken);
@@ -166,32 +168,39 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 describe('the life of a trigger', () => {
 	it('"Fetch Test Event" emits a small sample of real data without touching the saved state', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ event: 'beneficiaryAdded', ...SMALL }, state);
+		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state);
 		await emitted(poller);
 		const saved = JSON.stringify(state);
 		const sample = await emitted(
-			trigger({ event: 'beneficiaryAdded', ...SMALL }, state, { mode: 'manual', activation: 'manual' }),
+			trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state, {
+				mode: 'manual',
+				activation: 'manual',
+			}),
 		);
 		expect(sample).toEqual(
 			sim()
 				.beneficiaries('CUST_SMALL')
 				.slice(0, 3)
-				.map((b) => ({ ...b, event: 'beneficiaryAdded' })),
+				.map((b) => ({ ...b, event: 'beneficiaryAdded', ...OWNER })),
 		);
 		expect(JSON.stringify(state)).toBe(saved);
 	});
 
 	it('reactivation starts from a fresh baseline; a restart of n8n carries on', async () => {
 		const state: IDataObject = {};
-		await emitted(trigger({ event: 'beneficiaryAdded', ...SMALL }, state));
+		await emitted(trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state));
 		sim().beneficiaries('CUST_SMALL').push(newBeneficiary(3));
 		// n8n restarted ('init'): the change made meanwhile is emitted.
-		expect(await emitted(trigger({ event: 'beneficiaryAdded', ...SMALL }, state, { activation: 'init' }))).toHaveLength(
-			1,
-		);
+		expect(
+			await emitted(
+				trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state, { activation: 'init' }),
+			),
+		).toHaveLength(1);
 		sim().beneficiaries('CUST_SMALL').push(newBeneficiary(4));
 		// Deactivated and activated again: a fresh baseline, nothing emitted.
-		const reactivated = trigger({ event: 'beneficiaryAdded', ...SMALL }, state, { activation: 'activate' });
+		const reactivated = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state, {
+			activation: 'activate',
+		});
 		expect(await emitted(reactivated)).toBeNull();
 		expect(await emitted(reactivated)).toBeNull();
 	});
@@ -200,9 +209,9 @@ describe('the life of a trigger', () => {
 		const state: IDataObject = {};
 		const usd = { filters: { currencyList: ['USD'] } };
 		// Each change below would emit (or would have emitted) without the reset.
-		await emitted(trigger({ event: 'beneficiaryAdded', ...usd, ...SMALL }, state));
+		await emitted(trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...usd, ...SMALL }, state));
 		// Filters: without a reset the beneficiaries in other currencies would be "added".
-		const unfiltered = { event: 'beneficiaryAdded', ...SMALL };
+		const unfiltered = { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL };
 		expect(
 			sim()
 				.beneficiaries('CUST_SMALL')
@@ -210,11 +219,11 @@ describe('the life of a trigger', () => {
 		).toBe(true);
 		expect(await emitted(trigger(unfiltered, state, { activation: 'update' }))).toBeNull();
 		// Subject: without a reset CUST_LARGE's 320 would be "added".
-		const large = { event: 'beneficiaryAdded', options: { customerId: 'CUST_LARGE' } };
+		const large = { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], options: { customerId: 'CUST_LARGE' } };
 		expect(await emitted(trigger(large, state, { activation: 'update' }))).toBeNull();
 		// Event: the same request, so the same baseline: the removal made since the last poll is the next poll's.
 		const [gone] = sim().beneficiaries('CUST_LARGE').splice(0, 1);
-		const removed = { ...large, event: 'beneficiaryRemoved' };
+		const removed = { ...large, events: ['beneficiaryRemoved'] };
 		const edited = await emitted(trigger(removed, state, { activation: 'update' }));
 		expect(edited?.map((b) => b.referenceBeneficiaryId)).toEqual([gone.referenceBeneficiaryId]);
 		// And the state then works on: the next removal is emitted, the first not again.
@@ -230,12 +239,13 @@ describe('quota events', () => {
 
 	it('quotaBelowThreshold fires once on crossing, and again only after being back at or above', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ event: 'quotaBelowThreshold', ...QUOTA, threshold: 10000 }, state);
+		const poller = trigger({ triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 }, state);
 		expect(await emitted(poller)).toBeNull(); // 12500: baseline, above
 		sim().setQuota('USER_ID', 'U-1001', '900000');
 		expect(await emitted(poller)).toEqual([
 			{
 				event: 'quotaBelowThreshold',
+				subject: 'USER_ID U-1001 USD',
 				quotaAccumulationMethod: 'USER_ID',
 				quotaAccumulationId: 'U-1001',
 				availableQuota: { currency: 'USD', value: '900000' },
@@ -253,7 +263,7 @@ describe('quota events', () => {
 	});
 
 	it('quotaChanged fires with previousAmount when the amount differs', async () => {
-		const poller = trigger({ event: 'quotaChanged', ...QUOTA }, {});
+		const poller = trigger({ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA }, {});
 		expect(await emitted(poller)).toBeNull();
 		expect(await emitted(poller)).toBeNull();
 		sim().setQuota('USER_ID', 'U-1001', '1250001');
@@ -266,7 +276,13 @@ describe('quota events', () => {
 	it('a bad threshold is a typed error that names the field and does not carry the access token', async () => {
 		const planted = 'planted-trigger-token-9d2e';
 		const poller = trigger(
-			{ event: 'quotaBelowThreshold', ...QUOTA, threshold: -1, options: { accessToken: planted } },
+			{
+				triggerOn: 'quota',
+				events: ['quotaBelowThreshold'],
+				...QUOTA,
+				threshold: -1,
+				options: { accessToken: planted },
+			},
 			{},
 		);
 		const failed = await poller.poll();
@@ -280,7 +296,7 @@ describe('quota events', () => {
 
 	it('a failed quota poll emits nothing and keeps the last amount', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ event: 'quotaChanged', ...QUOTA }, state);
+		const poller = trigger({ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA }, state);
 		await emitted(poller);
 		sim().setQuota('USER_ID', 'U-1001', '1');
 		sim().addFault({ fault: 'staleTime', operation: 'quota', times: 1 });

@@ -27,9 +27,13 @@ const open = (
 ) => activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData, activation, workflowId });
 
 const removals = (accessToken: string) =>
-	({ event: 'beneficiaryRemoved', options: { customerId: 'CUST_SMALL', accessToken } }) as INodeParameters;
+	({
+		triggerOn: 'beneficiaries',
+		events: ['beneficiaryRemoved'],
+		options: { customerId: 'CUST_SMALL', accessToken },
+	}) as INodeParameters;
 const quotaChanges = (accessToken: string) =>
-	({ event: 'quotaChanged', ...QUOTA, options: { accessToken } }) as INodeParameters;
+	({ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA, options: { accessToken } }) as INodeParameters;
 
 describe('the access token is part of the question', () => {
 	it("beneficiaries: another token starts a fresh baseline, not a diff against the other user's list", async () => {
@@ -57,25 +61,19 @@ describe('the access token is part of the question', () => {
 		await emitted(open(removals('token-of-user-A'), staticData, 'activate'));
 		expect(JSON.stringify(staticData)).not.toContain('token-of-user-A');
 	});
-
-	it('a state saved by 0.1.0 for a trigger with a token (its question counts the token) is carried on', async () => {
-		const staticData: IDataObject = {};
-		await emitted(open(quotaChanges('token-of-user-A'), staticData, 'activate'));
-		// What 0.1.0 saved: one subject's quota state (version 3) at the top, under the same question.
-		const [entry] = Object.values((staticData.state as { entries: Record<string, { state: IDataObject }> }).entries);
-		staticData.state = entry.state;
-		delete staticData.pollRecord;
-		sim().setQuota('USER_ID', 'U-1001', '300');
-		const fired = await emitted(open(quotaChanges('token-of-user-A'), staticData, 'init', 'wf-upgraded'));
-		expect(fired?.map((q) => [q.previousAmount, q.availableQuotaAmount])).toEqual([[12500, 3]]);
-	});
 });
 
 describe('an expression that gives nothing is refused, never read as your own account', () => {
 	it.each([
-		['Customer ID', { event: 'beneficiaryAdded', options: { customerId: "={{ '' }}" } }],
-		['Connected Account ID', { event: 'quotaChanged', ...QUOTA, options: { connectedAccountId: '={{ "  " }}' } }],
-		['Accumulation ID', { event: 'quotaChanged', ...QUOTA, quotaAccumulationId: '={{ $vars.missing ?? "" }}' }],
+		['Customer ID', { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], options: { customerId: "={{ '' }}" } }],
+		[
+			'Connected Account ID',
+			{ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA, options: { connectedAccountId: '={{ "  " }}' } },
+		],
+		[
+			'Accumulation ID',
+			{ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA, quotaAccumulationId: '={{ $vars.missing ?? "" }}' },
+		],
 	])('%s', async (label, parameters) => {
 		const staticData: IDataObject = {};
 		const result = await open(parameters as INodeParameters, staticData, 'activate').poll();
@@ -88,7 +86,7 @@ describe('an expression that gives nothing is refused, never read as your own ac
 	it('a Customer ID left empty as typed watches your own account, as before', async () => {
 		const staticData: IDataObject = {};
 		const result = await open(
-			{ event: 'beneficiaryAdded', options: { customerId: '' } } as INodeParameters,
+			{ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], options: { customerId: '' } } as INodeParameters,
 			staticData,
 			'activate',
 		).poll();

@@ -18,9 +18,9 @@ const LARGE = { options: { customerId: 'CUST_LARGE' } };
 describe('the quiet poll (one read when the list is as saved)', () => {
 	it('a new field, null on every entry, is no event; the next poll is one read; its first value is one change naming it', async () => {
 		const state: IDataObject = {};
-		const changed = trigger({ event: 'beneficiaryChanged', ...LARGE }, state);
-		const added = trigger({ event: 'beneficiaryAdded', ...LARGE }, {});
-		const removed = trigger({ event: 'beneficiaryRemoved', ...LARGE }, {});
+		const changed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'], ...LARGE }, state);
+		const added = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...LARGE }, {});
+		const removed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, {});
 		for (const p of [changed, added, removed]) expect(await emitted(p)).toBeNull();
 		const list = sim().beneficiaries('CUST_LARGE') as unknown as IDataObject[];
 		// The gateway starts sending a field it did not know, as null, on every entry (a new column).
@@ -46,7 +46,7 @@ describe('the quiet poll (one read when the list is as saved)', () => {
 		const state: IDataObject = {};
 		const list = sim().beneficiaries('CUST_LARGE') as unknown as IDataObject[];
 		list[319].lateField = { nested: [1, null] };
-		const changed = trigger({ event: 'beneficiaryChanged', ...LARGE }, state);
+		const changed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'], ...LARGE }, state);
 		expect(await emitted(changed)).toBeNull();
 		const before = listRequests(sim());
 		expect(await emitted(changed)).toBeNull();
@@ -60,7 +60,7 @@ describe('the quiet poll (one read when the list is as saved)', () => {
 
 	it('two entries of one reference ID served in the other order: no event of any kind, and the state still reports a later change once', async () => {
 		const watchers = (['beneficiaryAdded', 'beneficiaryChanged', 'beneficiaryRemoved'] as const).map((event) =>
-			trigger({ event, options: { customerId: 'CUST_TWICE' } }, {}),
+			trigger({ triggerOn: 'beneficiaries', events: [event], options: { customerId: 'CUST_TWICE' } }, {}),
 		);
 		for (const p of watchers) expect(await emitted(p)).toBeNull();
 		const list = sim().beneficiaries('CUST_TWICE');

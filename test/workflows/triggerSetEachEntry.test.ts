@@ -1,11 +1,10 @@
 /**
  * Watch Many compares each entry as its read arrives, through n8n's engine against the simulator:
- * events over the cap in the set's order, each item its own customer's; one entry held while
+ * 575 events of three customers in one poll, in the set's order, each item its own customer's; one entry held while
  * another failed; a list changing while its first read is served beside one that holds.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_EVENTS_PER_POLL } from '../../nodes/PartnerAccountInquiry/trigger/beneficiaryDiff';
 import type { Beneficiary } from '../../sandbox/data';
 import { useSimulator } from '../support/helpers';
 import { customerSet, emitted, listRequests, refs, triggerOf, useClock } from '../support/pollerApp';
@@ -27,7 +26,7 @@ describe('Watch Many, each entry compared as its read arrives', () => {
 		for (const b of sim().beneficiaries(customerId)) owner.set(b.referenceBeneficiaryId, customerId);
 	};
 
-	it(`${MAX_EVENTS_PER_POLL}+ events over three customers, one overflowing: each event once, in the set's order, each item its own customer's`, async () => {
+	it("575 events of three customers: all in one poll, each once, in the set's order, each item its own customer's", async () => {
 		const ids = ['CUST_LARGE', 'CUST_FIVE', 'CUST_SMALL'];
 		const state: IDataObject = {};
 		const poller = trigger(customerSet(ids, 'beneficiaryChanged'), state);
@@ -37,11 +36,10 @@ describe('Watch Many, each entry compared as its read arrives', () => {
 			for (const b of sim().beneficiaries(id)) b.beneficiaryNick = `${b.beneficiaryNick} (renamed)`;
 		}
 		const polls: IDataObject[][] = [];
-		for (let i = 0; i < 4; i++) polls.push((await emitted(poller)) ?? []);
-		expect(polls.map((p) => p.length)).toEqual([500, 75, 0, 0]);
+		for (let i = 0; i < 2; i++) polls.push((await emitted(poller)) ?? []);
+		expect(polls.map((p) => p.length)).toEqual([575, 0]);
 		const all = polls.flat();
 		const whose = all.map((i) => (i._listedFor as IDataObject).customerId);
-		// The first poll: all of CUST_LARGE, then the first 180 of CUST_FIVE; the next, the rest.
 		expect(whose.slice(0, 320).every((c) => c === 'CUST_LARGE')).toBe(true);
 		expect(whose.slice(320, 570).every((c) => c === 'CUST_FIVE')).toBe(true);
 		expect(whose.slice(570).every((c) => c === 'CUST_SMALL')).toBe(true);

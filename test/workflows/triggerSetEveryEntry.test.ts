@@ -80,7 +80,7 @@ describe.each(['emit', 'scheduler'] as const)(
 				answer: { status: 'F', code: 'SYSTEM_ERROR', message: 'System error' },
 			});
 			const app = n8nApp({
-				parameters: { ...below([row('U-B60'), row('U-B61')]), event: 'quotaChanged' },
+				parameters: { ...below([row('U-B60'), row('U-B61')]), triggerOn: 'quota', events: ['quotaChanged'] },
 				credentials: sandboxCredentials(sim().url),
 				saving,
 			});

@@ -49,7 +49,8 @@ describe('Watch Many rows, refused before any request', () => {
 	it('a pasted line with its columns in another order: the refusal names no account number whole', async () => {
 		const result = await trigger(
 			{
-				event: 'quotaBelowThreshold',
+				triggerOn: 'quota',
+				events: ['quotaBelowThreshold'],
 				watch: 'many',
 				threshold: 100,
 				subjectsEntry: 'text',
@@ -66,7 +67,12 @@ describe('Watch Many rows, refused before any request', () => {
 
 	it('Connected Account ID from an expression that gives nothing is refused for a set, never read as your own account', async () => {
 		const result = await trigger(
-			{ ...below([row('U-B1'), row('U-B2')]), event: 'quotaChanged', options: { connectedAccountId: '={{ "  " }}' } },
+			{
+				...below([row('U-B1'), row('U-B2')]),
+				triggerOn: 'quota',
+				events: ['quotaChanged'],
+				options: { connectedAccountId: '={{ "  " }}' },
+			},
 			{},
 		).poll();
 		expect(result.ok).toBe(false);

@@ -23,7 +23,8 @@ const quotaRequests = () => sim().requests.filter((r) => r.path.includes('Availa
 const row = subjectRow;
 const below = quotaSet;
 const asText = (text: string, event = 'quotaBelowThreshold'): INodeParameters => ({
-	event,
+	triggerOn: 'quota',
+	events: [event],
 	watch: 'many',
 	threshold: 100,
 	subjectsEntry: 'text',
@@ -93,7 +94,8 @@ describe('many quota subjects in one trigger', () => {
 	it('a subject added to an active set records its baseline; one removed drops its state; the others carry on', async () => {
 		const state: IDataObject = {};
 		const rows = [row('U-B10', '1'), row('U-B11', '1')];
-		const poller = () => trigger({ ...below(rows), event: 'quotaChanged' }, state, { activation: 'update' });
+		const poller = () =>
+			trigger({ ...below(rows), triggerOn: 'quota', events: ['quotaChanged'] }, state, { activation: 'update' });
 		expect(await emitted(poller())).toBeNull();
 		setQuota('U-B10', '5');
 		rows.push(row('U-B12', '1'));
@@ -113,7 +115,7 @@ describe('many quota subjects in one trigger', () => {
 	it('one subject failing neither blocks nor loses the others; it is reported once, by a poll without events, naming it', async () => {
 		const state: IDataObject = {};
 		const rows = [row('U-B20'), row('U-B21'), { ...row('RA-2001'), quotaAccumulationMethod: 'RECEIVING_ACCOUNT' }];
-		const poller = trigger({ ...below(rows), event: 'quotaChanged' }, state);
+		const poller = trigger({ ...below(rows), triggerOn: 'quota', events: ['quotaChanged'] }, state);
 		expect(await emitted(poller)).toBeNull();
 		sim().addFault({
 			fault: 'answer',
@@ -147,7 +149,10 @@ describe('many quota subjects in one trigger', () => {
 
 	it('status U for one subject: its back-off as the API asks, reported at its start; the others are read every poll', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ ...below([row('U-B30'), row('U-B31')]), event: 'quotaChanged' }, state);
+		const poller = trigger(
+			{ ...below([row('U-B30'), row('U-B31')]), triggerOn: 'quota', events: ['quotaChanged'] },
+			state,
+		);
 		await emitted(poller);
 		sim().addFault({
 			fault: 'answer',
@@ -177,7 +182,7 @@ describe('many quota subjects in one trigger', () => {
 		const ids = Array.from({ length: 64 }, (_, i) => `U-B${100 + i}`);
 		const state: IDataObject = {};
 		const poller = () =>
-			trigger({ ...below(ids.map((id) => row(id))), event: 'quotaChanged' }, state, {
+			trigger({ ...below(ids.map((id) => row(id))), triggerOn: 'quota', events: ['quotaChanged'] }, state, {
 				activation: 'update',
 				pollBudgetMs: 400,
 			});
@@ -232,7 +237,7 @@ describe('many customers in one trigger', () => {
 
 	it("a bank-detail change in one customer's list: one event, naming the customer, masked in version 2", async () => {
 		const state: IDataObject = {};
-		const poller = trigger(customers(['CUST_SMALL', 'CUST_LARGE', 'CUST_EMPTY']), state, { typeVersion: 2 });
+		const poller = trigger(customers(['CUST_SMALL', 'CUST_LARGE', 'CUST_EMPTY']), state);
 		expect(await emitted(poller)).toBeNull();
 		const before = { ...sim().beneficiaries('CUST_SMALL')[1] };
 		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId as string);
@@ -255,7 +260,10 @@ describe('many customers in one trigger', () => {
 
 	it('one customer whose list keeps changing: quiet twice, then reported once; the others report as usual', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ ...customers(['CUST_SMALL', 'CUST_LARGE']), event: 'beneficiaryAdded' }, state);
+		const poller = trigger(
+			{ ...customers(['CUST_SMALL', 'CUST_LARGE']), triggerOn: 'beneficiaries', events: ['beneficiaryAdded'] },
+			state,
+		);
 		await emitted(poller);
 		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10 });
 		const outcomes: string[] = [];
@@ -282,7 +290,8 @@ describe('many customers in one trigger', () => {
 	it('pasted customer IDs: a bad line is refused with its number', async () => {
 		const result = await trigger(
 			{
-				event: 'beneficiaryAdded',
+				triggerOn: 'beneficiaries',
+				events: ['beneficiaryAdded'],
 				watch: 'many',
 				customersEntry: 'text',
 				customersText: 'CUST_SMALL\nCUST_LARGE, CUST_EMPTY\nCUST_SMALL',
@@ -309,7 +318,7 @@ describe('Fetch Test Event of a set', () => {
 describe.each(['emit', 'scheduler', 'durable'] as const)('a set across n8n restarts, saving %s', (saving) => {
 	it('a change made across a restart is reported once per entry; a quiet set reports nothing', async () => {
 		const app = n8nApp({
-			parameters: { ...below([row('U-B40'), row('U-B41')]), event: 'quotaChanged' },
+			parameters: { ...below([row('U-B40'), row('U-B41')]), triggerOn: 'quota', events: ['quotaChanged'] },
 			credentials: sandboxCredentials(sim().url),
 			saving,
 		});

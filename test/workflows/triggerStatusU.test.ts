@@ -120,9 +120,9 @@ describe.each(CELLS)('status U, %s subject, n8n saving %s', (shape, saving) => {
 		await n8n.activate();
 		await n8n.poll();
 		n8n.editSaved((data) => {
-			const key = Object.keys((data.state as { entries: IDataObject }).entries)[0];
-			const backoff = { question: key, unknowns, nextPollAt: Date.now() + minutes * MINUTE, reported: 1 };
-			watchedRecord(data).failure = { reason: 'The API answered UNKNOWN_EXCEPTION', reported: 1, backoff };
+			const backoff = { unknowns, nextPollAt: Date.now() + minutes * MINUTE };
+			const reason = 'The API answered UNKNOWN_EXCEPTION';
+			watchedRecord(data).failure = { reason, kind: 'unknown', told: ['unknown'], backoff };
 		});
 		const sent = asked();
 		const poll = (await n8n.restart()) ?? (await n8n.poll());
@@ -164,9 +164,9 @@ describe.each(CELLS)('status U, %s subject, n8n saving %s', (shape, saving) => {
 		await n8n.activate();
 		await n8n.poll();
 		n8n.editSaved((data) => {
-			const key = Object.keys((data.state as { entries: IDataObject }).entries)[0];
-			const backoff = { question: key, unknowns: 3, nextPollAt: Date.now() + 19 * MINUTE, reported: 1 };
-			watchedRecord(data).failure = { reason: 'The API answered UNKNOWN_EXCEPTION', reported: 1, backoff };
+			const backoff = { unknowns: 3, nextPollAt: Date.now() + 19 * MINUTE };
+			const reason = 'The API answered UNKNOWN_EXCEPTION';
+			watchedRecord(data).failure = { reason, kind: 'unknown', told: ['unknown'], backoff };
 		});
 		const sent = asked();
 		await ((await n8n.restart()) ?? n8n.poll());

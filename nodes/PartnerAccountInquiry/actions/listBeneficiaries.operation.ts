@@ -24,23 +24,13 @@ import type { ApiSession } from '../shared/transport/session';
 
 const show = { show: { operation: ['listBeneficiaries'] } };
 
-/** From this node version on, Include Owner is on unless turned off; workflows saved with version 1 keep their items as they were. */
-export const OWNER_BY_DEFAULT_FROM = 1.1;
-
 export const includeOwnerOption: INodeProperties = {
 	displayName: 'Include Owner',
 	name: 'includeOwner',
 	type: 'boolean',
 	default: true,
-	description: `Whether to add ${OWNER_FIELD} to each beneficiary, saying whose list it came from: { customerId } as sent, or { ownAccount: true }, so that a merge or an export can check it. Left unset, it is on in nodes added from version ${OWNER_BY_DEFAULT_FROM} and off in workflows saved with version 1, which read the items exactly as the API returns them.`,
+	description: `Whether to add ${OWNER_FIELD} to each beneficiary, saying whose list it came from ({ customerId } as sent, or { ownAccount: true }), so that a merge or an export can check it`,
 };
-
-/** Include Owner as set, or as the node's version has it when unset. */
-export function readIncludeOwner(options: IDataObject, typeVersion: number): boolean {
-	const value = options[includeOwnerOption.name];
-	if (value === undefined || value === null || value === '') return typeVersion >= OWNER_BY_DEFAULT_FROM;
-	return readBoolean(includeOwnerOption, options);
-}
 
 export const description: INodeProperties[] = [
 	{
@@ -108,7 +98,7 @@ export async function execute(
 		? undefined
 		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
 	const question = listingQuestion(filters, options, limit);
-	const includeOwner = readIncludeOwner(options, node.typeVersion);
+	const includeOwner = readBoolean(includeOwnerOption, options);
 	const mask = readMask(options, question.withProof);
 	const items = await listBeneficiaries(session, question, { signal });
 	return withOwner(items, question.request, includeOwner).map((json) => ({

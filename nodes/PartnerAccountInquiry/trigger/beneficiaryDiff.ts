@@ -1,8 +1,7 @@
 /**
  * What changed in a beneficiary list between two polls (framework-free; its state: beneficiaryState.ts).
  * Each current entry is matched to a saved one (beneficiaryMatch.ts). Unmatched: added; saved and
- * unmatched: removed; matched and different: changed. The state moves only past what is emitted (at most `cap`, in API
- * order, removals last); every other entry stays as saved and is matched again at the next poll.
+ * unmatched: removed; matched and different: changed. Events come in API order, removals last.
  */
 import { BANK_DETAIL_FIELDS, beneficiaryGroup, hasReference, PAYEE_FIELDS } from '../shared/core/api/identity';
 import { maskAccount } from '../shared/core/redaction';
@@ -14,7 +13,6 @@ import {
 	entryKey,
 	entryOf,
 	groupKey,
-	groupOfKey,
 	keyed,
 	summaryOf,
 	WHOLE_CHARS,
@@ -23,12 +21,8 @@ import {
 } from './beneficiaryState';
 import { match, type Current } from './beneficiaryMatch';
 import { changeEvent, type BeneficiaryEvent } from './events';
-import type { HeldEvent } from './watchState';
 
 export { readBeneficiaryState } from './beneficiaryState';
-
-/** Events one poll emits at most; the rest wait for the next poll, in order. */
-export const MAX_EVENTS_PER_POLL = 500;
 
 export interface BeneficiaryChange {
 	event: BeneficiaryEvent;
@@ -43,22 +37,18 @@ export interface BeneficiaryChange {
 	possibleBankChange?: Record<string, unknown>;
 }
 
-/** The baseline: the current list, nothing emitted. */
+/** The state of the current list (the baseline: nothing emitted). */
 export function baseline(question: string, beneficiaries: Array<Record<string, unknown>>): BeneficiaryState {
 	const fields = columnsFor([], beneficiaries);
 	const groups = beneficiaries.map((b): [string, Entry] => [groupKey(beneficiaryGroup(b)), entryOf(b, fields)]);
 	return { version: BENEFICIARY_STATE_VERSION, kind: 'beneficiaries', question, fields, entries: keyed(groups) };
 }
 
-/**
- * The events of `wanted` kinds between the state and the current list, at most `cap`, in API
- * order (removals last, in the order they were saved), and the state after exactly those.
- */
+/** The events of `wanted` kinds between the state and the current list, and the state of the list. */
 function diffBeneficiaries(
 	state: BeneficiaryState,
 	list: Array<Record<string, unknown>>,
 	wanted: ReadonlySet<string>,
-	cap = MAX_EVENTS_PER_POLL,
 ): { events: BeneficiaryChange[]; next: BeneficiaryState } {
 	const fields = columnsFor(state.fields, list);
 	const current: Current[] = list.map((item) => ({
@@ -71,52 +61,26 @@ function diffBeneficiaries(
 	// another name is that event (its changes name the account name too), not Removed plus Added.
 	const matched = match(state, current, columns, !wanted.has('beneficiaryBankDetailsChanged'));
 	const events: BeneficiaryChange[] = [];
-	const kept: Array<[string, Entry]> = [];
-	// The cap never parts a bank change without a reference ID (an Added and a Removed of one
-	// nickname): such an Added fits only with room for its Removed, which keeps that room.
-	const removable = new Map<unknown, number>();
-	for (const [key, entry] of wanted.has('beneficiaryRemoved') ? Object.entries(state.entries) : []) {
-		const nick = matched.has(key) ? undefined : untagged(summaryOf(entry));
-		if (nick !== undefined) removable.set(nick, (removable.get(nick) ?? 0) + 1);
-	}
-	const roomFor = new Map<unknown, number>();
-	let reserved = 0;
-	/** Emits the event if it is wanted and fits; says whether the state may move past it. */
-	const report = (change: Omit<BeneficiaryChange, 'event'> & { event: BeneficiaryEvent | undefined }): boolean => {
-		if (change.event === undefined || !wanted.has(change.event)) return true;
-		const nick = untagged(change.beneficiary);
-		if (change.event === 'beneficiaryRemoved' && (roomFor.get(nick) ?? 0) > 0) {
-			roomFor.set(nick, (roomFor.get(nick) as number) - 1);
-			reserved--;
-		} else {
-			const pairs = change.event === 'beneficiaryAdded' && (removable.get(nick) ?? 0) > (roomFor.get(nick) ?? 0);
-			if (events.length + reserved + (pairs ? 2 : 1) > cap) return false;
-			if (pairs) {
-				roomFor.set(nick, (roomFor.get(nick) ?? 0) + 1);
-				reserved++;
-			}
-		}
-		events.push(change as BeneficiaryChange);
-		return true;
+	const report = (change: Omit<BeneficiaryChange, 'event'> & { event: BeneficiaryEvent | undefined }) => {
+		if (change.event !== undefined && wanted.has(change.event)) events.push(change as BeneficiaryChange);
 	};
 	for (const now of current) {
 		const before = now.was === undefined ? undefined : state.entries[now.was];
 		if (!before) {
-			if (report({ event: 'beneficiaryAdded', beneficiary: now.item })) kept.push([now.group, now.entry]);
+			report({ event: 'beneficiaryAdded', beneficiary: now.item });
 			continue;
 		}
 		const changed = changedFields(before[0], now.entry[0], columns);
-		const changes = () => changesOf(before, now.item, changed);
-		const moves =
-			changed.length === 0 ||
-			report({ event: changeEvent(changed, wanted), beneficiary: now.item, changes: changes() });
-		kept.push(moves ? [now.group, now.entry] : [groupOfKey(now.was as string), before]);
+		if (changed.length > 0) {
+			const changes = changesOf(before, now.item, changed);
+			report({ event: changeEvent(changed, wanted), beneficiary: now.item, changes });
+		}
 	}
 	for (const [key, entry] of Object.entries(state.entries)) {
-		if (matched.has(key)) continue;
-		if (!report({ event: 'beneficiaryRemoved', beneficiary: summaryOf(entry) })) kept.push([groupOfKey(key), entry]);
+		if (!matched.has(key)) report({ event: 'beneficiaryRemoved', beneficiary: summaryOf(entry) });
 	}
-	return { events: besideTheirAdded(events), next: { ...state, fields, entries: keyed(kept) } };
+	const entries = keyed(current.map((now): [string, Entry] => [now.group, now.entry]));
+	return { events: besideTheirAdded(events), next: { ...state, fields, entries } };
 }
 
 /** A payee without a reference ID: its nickname, which a bank change keeps (its token changes). */
@@ -124,7 +88,7 @@ const untagged = (item: Record<string, unknown>) =>
 	hasReference(item.referenceBeneficiaryId) ? undefined : item.beneficiaryNick;
 const untaggedNick = ({ beneficiary }: BeneficiaryChange) => untagged(beneficiary);
 
-/** Each untagged removal right after an addition of its nickname (a bank change), which the cap never parts (pairedRemoval). */
+/** Each untagged removal right after an addition of its nickname (a possible bank change), each naming the other. */
 function besideTheirAdded(events: BeneficiaryChange[]): BeneficiaryChange[] {
 	const removals = new Map<unknown, BeneficiaryChange[]>();
 	for (const change of events.filter((e) => e.event === 'beneficiaryRemoved' && untaggedNick(e) !== undefined)) {
@@ -150,18 +114,6 @@ function named({ event, beneficiary }: BeneficiaryChange): Record<string, unknow
 		return typeof value === 'string' && value !== '' ? [[field, maskAccount(value)]] : [];
 	});
 	return { event, beneficiaryNick: beneficiary.beneficiaryNick, ...Object.fromEntries(tails) };
-}
-
-/**
- * Whether `removed` is the Removed that besideTheirAdded put right after `added` (items as emitted):
- * each names the other as a possible bank change. Not by nickname: masking may have changed one
- * (a nickname holding the last four of the new account).
- */
-export function pairedRemoval({ key, json: a }: HeldEvent, { key: other, json: r }: HeldEvent): boolean {
-	const partner = (item: Record<string, unknown>) =>
-		(item.possibleBankChange as { event?: unknown } | undefined)?.event;
-	const kinds = a.event === 'beneficiaryAdded' && r.event === 'beneficiaryRemoved';
-	return key === other && kinds && partner(a) === 'beneficiaryRemoved' && partner(r) === 'beneficiaryAdded';
 }
 
 /**
@@ -195,10 +147,10 @@ export function comparedWith(state: BeneficiaryState) {
 			unchangedList = holds ? list : undefined;
 			return holds;
 		},
-		diff: (list: Array<Record<string, unknown>>, wanted: ReadonlySet<string>, cap: number) =>
+		diff: (list: Array<Record<string, unknown>>, wanted: ReadonlySet<string>) =>
 			list === unchangedList
 				? { events: [] as BeneficiaryChange[], next: state }
-				: diffBeneficiaries(state, list, wanted, cap),
+				: diffBeneficiaries(state, list, wanted),
 	};
 }
 

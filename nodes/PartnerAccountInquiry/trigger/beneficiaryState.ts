@@ -1,6 +1,6 @@
 /**
  * The beneficiary events' saved state (framework-free): what it keeps of each beneficiary, how a
- * saved one is read back, and how a state of release 0.1.0 is carried on. No beneficiary object and
+ * saved one is read back. No beneficiary object and
  * no secret: per entry, the digest of its group (its reference ID, else its token) as its key, a
  * digest of the whole entry (did it change), one per field (which fields; another payee or the
  * same), a few short non-secret values and the bank details' last four (SUMMARY_FIELDS), so that a
@@ -28,14 +28,7 @@ const SUMMARY_FIELDS: readonly string[] = [...KEPT_BY_VALUE, ...KEPT_BY_TAIL];
  */
 export type Entry = [digests: string, ...summary: Scalar[]];
 
-/**
- * Version 4 keeps the bank details' last four characters; version 3 (release 0.1.0), the same but
- * for them, is migrated. Older ones (development builds before 0.1.0) are too old to carry on.
- */
 export const BENEFICIARY_STATE_VERSION = 4;
-const MIGRATED_VERSION = 3;
-/** A version 3 entry's summary: the fields kept by value, no tails. */
-const OLD_SUMMARY_LENGTH = KEPT_BY_VALUE.length;
 
 export interface BeneficiaryState {
 	version: typeof BENEFICIARY_STATE_VERSION;
@@ -191,35 +184,26 @@ export function keyed(groups: Array<[group: string, entry: Entry]>): Record<stri
 	return entries;
 }
 
-/** The saved beneficiary state, if it is one of this question (a version 3 state, of release 0.1.0, migrated). */
+/** The saved beneficiary state, if it is one of this question. */
 export function readBeneficiaryState(saved: unknown, question: string): StateReading<BeneficiaryState> {
-	const problem = headerProblem(saved, 'beneficiaries', [MIGRATED_VERSION, BENEFICIARY_STATE_VERSION]);
+	const problem = headerProblem(saved, 'beneficiaries', BENEFICIARY_STATE_VERSION, question);
 	if (problem !== undefined) return problem ? { problem } : {};
-	const state = saved as Record<string, unknown>;
-	const { fields, entries } = state;
-	const summaryLength = state.version === BENEFICIARY_STATE_VERSION ? SUMMARY_FIELDS.length : OLD_SUMMARY_LENGTH;
+	const { fields, entries } = saved as Record<string, unknown>;
 	if (
 		!Array.isArray(fields) ||
 		!fields.every((name) => typeof name === 'string') ||
 		!isRecord(entries) ||
-		!Object.values(entries).every((entry) => isEntry(entry, summaryLength))
+		!Object.values(entries).every(isEntry)
 	) {
 		return { problem: 'its beneficiary entries are not of the expected shape' };
 	}
-	if (state.question !== question) return {};
-	if (state.version === BENEFICIARY_STATE_VERSION) return { state: saved as BeneficiaryState };
-	// Version 3 in this version's form: the same entries, with the bank details' tails unknown (null). A
-	// change reported before an entry is written again says `before: null` for them, as version 3 did.
-	const tails = KEPT_BY_TAIL.map(() => null);
-	const migrated: Record<string, Entry> = {};
-	for (const [key, entry] of Object.entries(entries as Record<string, Entry>)) migrated[key] = [...entry, ...tails];
-	return { state: { ...(saved as BeneficiaryState), version: BENEFICIARY_STATE_VERSION, entries: migrated } };
+	return { state: saved as BeneficiaryState };
 }
 
-function isEntry(value: unknown, summaryLength: number): value is Entry {
+function isEntry(value: unknown): value is Entry {
 	return (
 		Array.isArray(value) &&
-		value.length === 1 + summaryLength &&
+		value.length === 1 + SUMMARY_FIELDS.length &&
 		typeof value[0] === 'string' &&
 		value[0].length >= WHOLE_CHARS &&
 		value.slice(1).every(isScalar)

@@ -9,8 +9,6 @@ export interface TriggerEventRow {
 	description: string;
 	/** What a poll reads for it: the beneficiary list, or the available quota. */
 	reads: Family;
-	/** The first node version that offers it (versions 1 and 2 pick one event of the others). */
-	since?: number;
 }
 
 export const TRIGGER_EVENTS = [
@@ -32,7 +30,6 @@ export const TRIGGER_EVENTS = [
 		description:
 			'A beneficiary whose bank details changed (its token, account number or IBAN), with its account name or not; with Beneficiary Changed picked too, such a change comes as this event, once. Without a Reference Beneficiary ID, a bank change comes as Removed plus Added.',
 		reads: 'beneficiaries',
-		since: 3,
 	},
 	{
 		value: 'beneficiaryRemoved',
@@ -60,16 +57,12 @@ export type TriggerEvent = Row['value'];
 export type BeneficiaryEvent = Extract<Row, { reads: 'beneficiaries' }>['value'];
 export type QuotaEvent = Extract<Row, { reads: 'quota' }>['value'];
 
-/** The events of a family a node of `version` offers, as the editor lists them. */
-export function eventOptions(family: Family | undefined, version: number) {
+/** The events of a family, as the editor lists them. */
+export function eventOptions(family: Family) {
 	return (TRIGGER_EVENTS as readonly TriggerEventRow[])
-		.filter((row) => (family === undefined || row.reads === family) && (row.since ?? 1) <= version)
+		.filter((row) => row.reads === family)
 		.map(({ name, value, description }) => ({ name, value, description }));
 }
-
-/** What an event reads, or undefined for a value that is no event. */
-export const familyOf = (event: string): Family | undefined =>
-	(TRIGGER_EVENTS as readonly TriggerEventRow[]).find((row) => row.value === event)?.reads;
 
 /**
  * The event a beneficiary's change is, among those wanted: Bank Details Changed when its changes
@@ -86,5 +79,5 @@ export function changeEvent(changed: readonly string[], wanted: ReadonlySet<stri
 }
 
 const NAMES = JSON.stringify(Object.fromEntries(TRIGGER_EVENTS.map((row) => [row.value, row.name])));
-/** The canvas subtitle: the chosen event's name (versions 1 and 2), or the chosen events' names. */
-export const EVENT_SUBTITLE = `={{ $parameter["events"] ? [].concat($parameter["events"]).map((e) => ${NAMES}[e]).join(", ") : ${NAMES}[$parameter["event"]] }}`;
+/** The canvas subtitle: the chosen events' names. */
+export const EVENT_SUBTITLE = `={{ [].concat($parameter["events"]).map((e) => ${NAMES}[e]).join(", ") }}`;

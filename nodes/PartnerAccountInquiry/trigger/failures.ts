@@ -30,40 +30,24 @@ export interface Failure {
 	backoff?: UnknownBackoff;
 	/** Polls in a row that found its list changing while they read it. */
 	unsettled?: number;
-	/** When the episode began (epoch ms; absent in episodes saved by 0.2.0). */
-	since?: number;
-}
-
-/** An episode as 0.3.0 and before saved it: `reported` 0 nothing, 1 its start, 2 support told too. */
-export type SavedFailure = Omit<Failure, 'kind' | 'told'> &
-	Partial<Pick<Failure, 'kind' | 'told'>> & { reported?: 0 | 1 | 2 };
-
-/** A saved episode in this version's form: what 0.3.0 and before counted in `reported`, as the stages told. */
-export function currentFailure({ reported, ...saved }: SavedFailure): Failure {
-	const kind = saved.kind ?? (saved.backoff ? 'unknown' : saved.unsettled !== undefined ? 'unsettled' : 'failed');
-	const told = saved.told ?? (reported === 2 ? ['unknown', 'support'] : reported === 1 ? [kind] : []);
-	return { ...saved, kind, told };
 }
 
 const isStages = (value: unknown) => Array.isArray(value) && value.every((stage) => STAGES.includes(stage as Stage));
 
-/** A saved episode's shape, any release's (its back-off is checked where it is used: backoffProblem). */
-export const isSavedFailure = shaped({
+/** A saved episode's shape (its back-off is checked where it is used: backoffProblem). */
+export const isFailure = shaped({
 	reason: text,
-	kind: optional((v) => ['unknown', 'unsettled', 'failed'].includes(v as string)),
-	told: optional(isStages),
-	reported: optional((v) => [0, 1, 2].includes(v as number)),
+	kind: (v) => ['unknown', 'unsettled', 'failed'].includes(v as string),
+	told: isStages,
 	unsettled: optional(wholeNumber),
-	since: optional(wholeNumber),
 });
 
 /** A failure episode that ended before it was reported (the entry's last `episodes` of them): reported still, once. */
 export type EndedFailure = { reason: string; episodes: number; endedAt: number };
 export const isEndedFailure = shaped({ reason: text, episodes: (v) => wholeNumber(v) && v >= 1, endedAt: wholeNumber });
 
-/** The API's back-off after status U, for the entry `question` (its key). */
+/** The API's back-off after status U. */
 export interface UnknownBackoff {
-	question: string;
 	/** Answers U in a row. */
 	unknowns: number;
 	/** Epoch ms before which a poll sends nothing. */
@@ -75,7 +59,7 @@ export const UNKNOWN_REPEATS = UNKNOWN_RETRY_SCHEDULE_MINUTES.length;
 export const UNKNOWN_RETRY_MINUTES = UNKNOWN_RETRY_SCHEDULE_MINUTES[0];
 const stepMinutes = (unknowns: number) => UNKNOWN_RETRY_SCHEDULE_MINUTES[Math.min(unknowns, UNKNOWN_REPEATS) - 1];
 
-const isBackoff = shaped({ question: text, unknowns: (n) => wholeNumber(n) && n >= 1, nextPollAt: wholeNumber });
+const isBackoff = shaped({ unknowns: (n) => wholeNumber(n) && n >= 1, nextPollAt: wholeNumber });
 
 /**
  * Why a saved episode's back-off is one the API cannot have asked for, if it is: not of its shape,
@@ -124,13 +108,13 @@ export function told(failure: Failure): Failure {
 export const waitsOut = (failure: Failure | undefined, nowMs: number): boolean =>
 	failure?.backoff !== undefined && nowMs < failure.backoff.nextPollAt;
 
-/** The episode after one more failed read of the entry `key`. */
-export function failureAfter(previous: Failure | undefined, error: unknown, key: string, nowMs: number): Failure {
-	const episode = { reason: reasonOf(error), told: previous?.told ?? [], since: previous?.since ?? nowMs };
+/** The episode after one more failed read. */
+export function failureAfter(previous: Failure | undefined, error: unknown, nowMs: number): Failure {
+	const episode = { reason: reasonOf(error), told: previous?.told ?? [] };
 	if (isUnknown(error)) {
 		// The API's back-off: one more answer U, and the wait its step asks for.
 		const unknowns = (previous?.backoff?.unknowns ?? 0) + 1;
-		const backoff = { question: key, unknowns, nextPollAt: nowMs + stepMinutes(unknowns) * 60_000 };
+		const backoff = { unknowns, nextPollAt: nowMs + stepMinutes(unknowns) * 60_000 };
 		return { ...episode, kind: 'unknown', backoff };
 	}
 	if (error instanceof ListingChangedError)

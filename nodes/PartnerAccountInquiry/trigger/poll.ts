@@ -1,12 +1,12 @@
 /**
  * One poll, for one subject or a thousand: open the store once (store.ts: the state and how far to
  * trust it), then the phases (pollPhases.ts): plan, read the entries that fit (pollPlan.ts) through
- * one request scheduler, comparing each as it arrives, settle each record, cap the events, and emit
- * them or report failures (failures.ts); commit once. An entry's state moves only past what is
- * emitted or held (beyond the cap); a failed read leaves it. A poll emits or throws: a report due
- * from earlier polls is thrown by the next poll before it reads, never by two in a row.
+ * one request scheduler, comparing each as it arrives, settle each record, and emit the events or
+ * report failures (failures.ts); commit once. An entry's state moves only with what is emitted; a
+ * failed or unread entry keeps it. A poll emits or throws: a report due from earlier polls is
+ * thrown by the next poll before it reads, never by two in a row.
  */
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PollBudgetError } from '../shared/core/errors';
 import type { ListingSize } from '../shared/endpoints/beneficiaries';
@@ -15,7 +15,7 @@ import { ApiSession } from '../shared/transport/session';
 import { activationError, reportError, type Pending } from './failureReports';
 import { waitsOut } from './failures';
 import type { PollMemory } from './pollMemory';
-import { cut, pending, plan, queueEvents, settle, stateAfter, type PollData, type Read } from './pollPhases';
+import { pending, plan, settle, stateAfter, type PollData, type Read } from './pollPhases';
 import {
 	dueOrder,
 	N8N_DEFAULT_POLL_BUDGET_MS,
@@ -27,7 +27,7 @@ import {
 import { nodeName, openStore, warn } from './store';
 import { watchOf, type Watch } from './watch';
 import type { WatchedEntry } from './watchedEntry';
-import type { HeldEvent, WatchState } from './watchState';
+import type { WatchState } from './watchState';
 
 export async function pollTrigger(fn: IPollFunctions, memory: PollMemory): Promise<INodeExecutionData[][] | null> {
 	try {
@@ -50,17 +50,17 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	const { loaded, commit } = openStore(fn, memory, watch);
 	const now = Date.now();
 	const before = loaded.state;
-	const data = plan(loaded, watch, now, (problem, outcome) => warn(fn, problem, outcome));
+	const data = plan(before, loaded.wholeHistory, watch, now, (problem, outcome) => warn(fn, problem, outcome));
 	/** Commits the state after this poll, then emits, or throws the report. */
-	const finish = (emitted: HeldEvent[], held: HeldEvent[], report?: Pending[], pace = before.pace) => {
-		commit(stateAfter(data, watch, { emitted, held, reported: report !== undefined, pace }));
+	const finish = (events: IDataObject[], report?: Pending[], pace = before.pace) => {
+		commit(stateAfter(data, watch, { emitted: events.length, reported: report !== undefined, pace }));
 		if (report) throw reportError(report, watch.entries.length, now);
-		return emitted.length > 0 ? [emitted.map(({ json }) => ({ json }))] : null;
+		return events.length > 0 ? [events.map((json) => ({ json }))] : null;
 	};
 	// Reports due from earlier polls go first, by a poll that reads nothing: no n8n setup saves a poll
 	// that throws, so what it read would be lost to a restart. Never two such polls in a row.
 	const dueReports = pending(data, watch);
-	if (dueReports.length > 0 && loaded.mayReport && before.last !== 'reported') return finish([], data.held, dueReports);
+	if (dueReports.length > 0 && loaded.mayReport && before.last !== 'reported') return finish([], dueReports);
 
 	const { reads, observed, endedAt } = await readDue(fn, session, watch, data, loaded, now);
 	const tooLarge = (key: string) => {
@@ -78,21 +78,16 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 		}
 	}
 	const pages = (key: string) => observed.get(key)?.totalPageNumber;
-	const { found, live } = settle(data, watch, reads, tooLarge, pages, (key) => endedAt.get(key) ?? now);
-	const queue = queueEvents(data, found);
+	const { found, events, live } = settle(data, watch, reads, tooLarge, pages, (key) => endedAt.get(key) ?? now);
 	// A poll without events reports what it found at once: its reads still moved their entries (a
 	// baseline, a quota's move), which this process carries on. Unless every poll is saved here and
 	// it moved a state or started a back-off (a report is never saved): then the next poll reports,
 	// reading nothing, and a restart loses neither.
 	const report = pending(data, watch, live);
 	const backingOff = [...live.keys()].some((key) => waitsOut(data.entries[key].failure, now));
-	const keep = loaded.everyPollSaved && (backingOff || found.some(({ compared }) => compared.moved()));
-	if (report.length > 0 && loaded.mayReport && queue.length === 0 && !keep) {
-		return finish([], data.held, report, reads.pace);
-	}
-	const byKey = new Map(watch.entries.map((entry) => [entry.key, entry]));
-	const { emitted, held } = cut(data, queue, (key) => byKey.get(key) as WatchedEntry);
-	return finish(emitted, held, undefined, reads.outcomes.size > 0 ? reads.pace : before.pace);
+	const keep = loaded.everyPollSaved && (backingOff || found.some((compared) => compared.moved()));
+	if (report.length > 0 && loaded.mayReport && events.length === 0 && !keep) return finish([], report, reads.pace);
+	return finish(events, undefined, reads.outcomes.size > 0 ? reads.pace : before.pace);
 }
 
 /** Read: the entries due, least recently read first and none waiting out a back-off, as many as fit in the budget. */
@@ -134,9 +129,9 @@ async function readDue(
 			observed.set(key, size);
 			try {
 				const value = await entry.read(session, { signal, priority }, size);
-				// Compared as it arrives, while other requests are out; the cap is applied later, in the set's order.
+				// Compared as it arrives, while other requests are out.
 				const sure = !entries[key].doubt;
-				return { value, sure, compared: entry.compare(saved.get(key), value, Number.POSITIVE_INFINITY, sure) };
+				return { value, sure, compared: entry.compare(saved.get(key), value, sure) };
 			} finally {
 				endedAt.set(key, Date.now());
 			}

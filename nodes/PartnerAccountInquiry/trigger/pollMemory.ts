@@ -9,28 +9,20 @@ import { randomBytes } from 'node:crypto';
 
 import { markOf, readPollRecord, writeOf, type PollRecord } from './pollRecord';
 import { digest } from './savedState';
-import { LEGACY_BESIDE_KEYS } from './watchState';
 
-/** The node's static data carried: the state, the record, and what 0.1.0 and 0.2.0 kept beside one subject's state. */
-export const NODE_DATA_KEYS = ['state', 'pollRecord', ...LEGACY_BESIDE_KEYS] as const;
+/** The node's static data this process carries: the state and the poll record. */
+export const NODE_DATA_KEYS = ['state', 'pollRecord'] as const;
 export type NodeData = Partial<Record<(typeof NODE_DATA_KEYS)[number], unknown>>;
 
-/** What this process last wrote for a node (`record` absent: the run it has just started; 64 MiB hold about 200,000 quota triggers). */
+/** What this process last wrote for a node (`record` absent: the run it has just started). */
 interface Remembered {
 	run: number;
 	record?: PollRecord;
 	data: NodeData;
-	/** Its size in characters of JSON (about its bytes), plus the entry's own. */
-	chars: number;
 	/** The digest of a damaged poll record this process dropped for the node (one warning, not one a poll). */
 	dropped?: string;
 	/** The record of its last write in a poll that did not throw (n8n's copy may come back from it). */
 	kept?: PollRecord;
-	/**
-	 * What the run's activation set aside, until its poll writes (a refused one never does), and the
-	 * mark of n8n's record it was chosen over (another write since: n8n's copy is the newer).
-	 */
-	aside?: { state: unknown; over: string };
 	/** The write (writeOf) of another process, or before the run's activation, that this process's writes carry on from. */
 	base?: string;
 }
@@ -50,10 +42,12 @@ export interface Carried {
 	everyPollSaved: boolean;
 }
 
-const MEMORY_BUDGET_CHARS = 64 * 2 ** 20;
-const ENTRY_CHARS = 300;
-const sizeOf = ({ data, aside }: Pick<Remembered, 'data' | 'aside'>): number =>
-	ENTRY_CHARS + (JSON.stringify([data, aside ?? null])?.length ?? 0);
+/**
+ * Trigger nodes remembered at most, the least recently written forgotten first (as after a
+ * restart). A node's entry holds the state it last wrote: one more copy of what n8n holds of an
+ * active workflow (the same object under n8n's default poller).
+ */
+const MAX_REMEMBERED_NODES = 1000;
 const unproven = { everyPollSaved: false };
 
 /** What one n8n process remembers of the trigger nodes it polls: made once per process, with the node type. */
@@ -61,7 +55,6 @@ export class PollMemory {
 	/** This process, as its records name their writer: two mains may each write a run's n-th poll. */
 	readonly writer = randomBytes(9).toString('base64url');
 	private readonly remembered = new Map<string, Remembered>();
-	private rememberedChars = 0;
 	/** The static data objects this process wrote into: a poll given one of them was not given a fresh copy. */
 	private readonly writtenInto = new WeakSet<object>();
 	/** Poll contexts seen: n8n's default poller makes one per activation and reuses it for every poll of it. */
@@ -71,7 +64,7 @@ export class PollMemory {
 	/** Nodes with a poll in progress: a poll that overlaps it (a cron tick before it ended) does nothing. */
 	private readonly polling = new Set<string>();
 
-	constructor(private readonly budgetChars = MEMORY_BUDGET_CHARS) {}
+	constructor(private readonly maxNodes = MAX_REMEMBERED_NODES) {}
 
 	/** Whether `context` polls for `node` for the first time, and whether its contexts were seen reused (the default poller). */
 	firstPollOf(context: object, node: string): { first: boolean; reused: boolean } {
@@ -132,7 +125,7 @@ export class PollMemory {
 		const ours =
 			last !== undefined && saved?.by === this.writer && saved.born === last.born && saved.polls < last.polls;
 		if (saved && !ours && writeOf(saved) !== mine.base) {
-			this.forget(node);
+			this.remembered.delete(node);
 			return restart;
 		}
 		// A run this process started (an activation) and has not written yet: nothing saved is of it.
@@ -147,19 +140,25 @@ export class PollMemory {
 
 	/**
 	 * This process wrote `data` (its record included) into `staticData` for `node`, following the
-	 * record `followed`, in a poll that then threw (`threw`), having dropped the damaged record
-	 * `dropped` (a digest).
+	 * record `followed` (none: a fresh start), given the record `given` in n8n's copy, in a poll that
+	 * then threw (`threw`), having dropped the damaged record `dropped` (a digest).
 	 */
 	rememberWritten(
 		node: string,
 		staticData: object,
 		data: NodeData & { pollRecord: PollRecord },
-		{ threw = false, followed, dropped }: { threw?: boolean; followed?: PollRecord; dropped?: string } = {},
+		{
+			threw = false,
+			followed,
+			given,
+			dropped,
+		}: { threw?: boolean; followed?: PollRecord; given?: PollRecord; dropped?: string } = {},
 	): void {
 		const mine = this.remembered.get(node);
 		const kept = !threw ? data.pollRecord : mine?.record ? mine.kept : followed;
 		const record = data.pollRecord;
-		const base = mine ? mine.base : followed && writeOf(followed);
+		// What n8n gave, also where this poll started anew from it: n8n giving it again is no other main's write.
+		const base = mine ? mine.base : given && writeOf(given);
 		this.remember(node, { run: record.run, record, kept, data: { ...data }, dropped, base });
 		this.writtenInto.add(staticData);
 	}
@@ -177,44 +176,22 @@ export class PollMemory {
 	/**
 	 * A user's activation of `node`, given `staticData` (n8n's copy): what this process wrote before is
 	 * no state to carry on from. Returns the new run (for recordActivation), one more than any run
-	 * seen (the saved one, the one remembered, the last activation's in the global static data,
-	 * `activated`), and the state it sets aside (its held events still follow): the newest there is,
-	 * this process's last write where n8n did not save it (a quiet poll that dropped events of one
-	 * unpicked since), what an activation refused here set aside (unless another process wrote
-	 * since: run numbers of refused activations are not comparable across processes), else n8n's copy.
+	 * seen (the saved one, the one remembered, the last activation's in the global static data).
 	 */
-	startRun(node: string, staticData: NodeData, activated = 0): { run: number; setAside: unknown } {
+	startRun(node: string, staticData: NodeData, activated = 0): number {
 		const mine = this.remembered.get(node);
 		const saved = readPollRecord(staticData.pollRecord).state;
-		const over = saved ? markOf(saved) : '';
-		const refusedHere = mine && !mine.record && mine.aside?.over === over;
-		const newest = refusedHere ? mine.aside?.state : this.carryOn(node, saved, staticData, activated).adopt?.state;
-		const setAside = newest ?? staticData.state;
 		const run = Math.max(saved?.run ?? 0, mine?.run ?? 0, activated) + 1;
-		this.remember(node, { run, data: {}, aside: { state: setAside, over }, base: saved && writeOf(saved) });
-		return { run, setAside };
+		this.remember(node, { run, data: {}, base: saved && writeOf(saved) });
+		return run;
 	}
 
-	private forget(node: string): void {
-		const entry = this.remembered.get(node);
-		if (!entry) return;
-		this.rememberedChars -= entry.chars;
-		this.remembered.delete(node);
-	}
-
-	/**
-	 * Remembers `entry`; over budget, the nodes least recently written are forgotten (a Map keeps
-	 * the order of writes): their next poll carries on from what n8n saved, as after a restart.
-	 */
-	private remember(node: string, entry: Omit<Remembered, 'chars'>): void {
+	/** Remembers `entry` as the node's newest; over the bound, the node least recently written is forgotten. */
+	private remember(node: string, entry: Remembered): void {
 		const dropped = entry.dropped ?? this.remembered.get(node)?.dropped;
-		this.forget(node);
-		const chars = sizeOf(entry);
-		this.remembered.set(node, { ...entry, dropped, chars });
-		this.rememberedChars += chars;
-		for (const key of this.remembered.keys()) {
-			if (this.rememberedChars <= this.budgetChars || key === node) return;
-			this.forget(key);
-		}
+		this.remembered.delete(node);
+		this.remembered.set(node, { ...entry, dropped });
+		const [oldest] = this.remembered.keys();
+		if (this.remembered.size > this.maxNodes) this.remembered.delete(oldest);
 	}
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { flag, isRecord, optional, shaped, text, wholeNumber, type StateReading } from './savedState';
+import { flag, isRecord, shaped, text, wholeNumber, type StateReading } from './savedState';
 
 export const POLL_RECORD_VERSION = 1;
 
@@ -13,42 +13,39 @@ export interface PollRecord {
 	version: typeof POLL_RECORD_VERSION;
 	/** Random, made when a node's data starts anew (an activation): names this run of writes. */
 	born: string;
-	/** Which activation of the node this run is (records written before it had none: read as 0). */
+	/** Which activation of the node this run is. */
 	run: number;
 	/** The polls that wrote this run so far. */
 	polls: number;
 	/** When the last of them wrote (epoch ms; informational: no decision reads the clock). */
 	at: number;
-	/** Whether it emitted nothing (records written before it had none: read as false). */
+	/** Whether it emitted nothing. */
 	quiet: boolean;
-	/** Whether a quiet poll's write was seen saved, with no write lost since (none: false). */
+	/** Whether a quiet poll's write was seen saved, with no write lost since. */
 	everyPollSaved: boolean;
-	/** The process that wrote it (PollMemory's `writer`; none: a release before it): two mains may each write a run's n-th poll. */
-	by?: string;
+	/** The process that wrote it (PollMemory's `writer`): two mains may each write a run's n-th poll. */
+	by: string;
 }
 
 /** More polls than a run can count (one a second for 34,000 years): a record claiming more is damage. */
 const MAX_POLLS = 2 ** 40;
 const count = (least: number) => (n: unknown) => wholeNumber(n, MAX_POLLS) && n >= least;
-/** Fields added after the record's first release are optional (`run` read as 0, the flags as false). */
 const isRecordShape = shaped({
 	version: (v) => v === POLL_RECORD_VERSION,
 	born: text,
 	polls: count(1),
-	run: optional(count(0)),
+	run: count(0),
 	at: wholeNumber,
-	quiet: optional(flag),
-	everyPollSaved: optional(flag),
-	by: optional(text),
+	quiet: flag,
+	everyPollSaved: flag,
+	by: text,
 });
 
-/** The saved poll record; none is what a release before it saved (carried on, as not known to be whole). */
+/** The saved poll record (none: a node never polled, or started anew). */
 export function readPollRecord(saved: unknown): StateReading<PollRecord> {
 	if (saved === undefined || saved === null) return {};
 	if (!isRecordShape(saved)) return { problem: 'its poll record is not of the expected shape' };
-	const { born, polls, at, run = 0, quiet = false, everyPollSaved = false, by } = saved as PollRecord;
-	const writer = by === undefined ? {} : { by };
-	return { state: { version: POLL_RECORD_VERSION, born, run, polls, at, quiet, everyPollSaved, ...writer } };
+	return { state: saved as PollRecord };
 }
 
 /** The key of the workflow's global static data that holds, per trigger node ID, its last activation's run. */
@@ -66,7 +63,7 @@ export function activationRun(global: Record<string, unknown>, nodeId: string): 
 const WRITES_KEY = 'partnerAccountInquiryWrites';
 export const markOf = (record: PollRecord) => `${record.born}:${record.polls}`;
 /** Which write a record is: its mark and its writer. */
-export const writeOf = (record: PollRecord) => `${markOf(record)}:${record.by ?? ''}`;
+export const writeOf = (record: PollRecord) => `${markOf(record)}:${record.by}`;
 
 /** The mark of the node's last write that n8n saved with the workflow's static data (none: undefined). */
 export function savedMark(global: Record<string, unknown>, nodeId: string): unknown {

@@ -1,8 +1,4 @@
-/**
- * The trigger's parameters in the editor. Versions 1 and 2 pick one event (`event`); version 3
- * picks what it reads (`triggerOn`) and any of its events (`events`). Everything else is the same
- * in every version, shown for the family of the events picked.
- */
+/** The trigger's parameters in the editor: what it reads (`triggerOn`), any of its events, what is watched. */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import {
@@ -16,8 +12,7 @@ import {
 	timeoutOption,
 } from '../shared/properties';
 import { MAX_SET_SIZE, SET_PARAMETERS, type SetParameters } from './enteredSet';
-import { eventOptions, TRIGGER_EVENTS, type Family } from './events';
-import { EVENTS_FROM } from './watch';
+import { eventOptions, type Family } from './events';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 
@@ -151,70 +146,38 @@ function watchedProperties(beneficiaries: Show, quota: Show, below: Show): INode
 	];
 }
 
-const familyEvents = (family: Family) => TRIGGER_EVENTS.filter((row) => row.reads === family).map((row) => row.value);
+const on = (family: Family) => ({ triggerOn: [family] });
+const events = (family: Family, defaults: string[]): INodeProperties => ({
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	noDataExpression: true,
+	required: true,
+	default: [...defaults],
+	displayOptions: { show: on(family) },
+	options: eventOptions(family),
+	description: 'One read of each entry serves every event picked; each item says which event it is (`event`)',
+});
 
-/** Versions 1 and 2: one event. */
-function oneEventProperties(): INodeProperties[] {
-	const versions = { '@version': [1, 2] };
-	const beneficiaries = { ...versions, event: familyEvents('beneficiaries') };
-	return [
-		{
-			displayName: 'Event',
-			name: 'event',
-			type: 'options',
-			noDataExpression: true,
-			required: true,
-			default: 'beneficiaryAdded',
-			displayOptions: { show: versions },
-			options: eventOptions(undefined, 2),
-		},
-		{ ...maskBankDetailsOption, displayOptions: { show: { ...beneficiaries, '@version': [1] } } },
-		{ ...maskBankDetailsOption, default: true, displayOptions: { show: { ...beneficiaries, '@version': [2] } } },
-		...watchedProperties(
-			beneficiaries,
-			{ ...versions, event: familyEvents('quota') },
-			{ ...versions, event: ['quotaBelowThreshold'] },
-		),
-	];
-}
-
-/** Version 3: what it reads, then any of its events. */
-function eventListProperties(): INodeProperties[] {
-	const versions = { '@version': [EVENTS_FROM] };
-	const on = (family: Family) => ({ ...versions, triggerOn: [family] });
-	const events = (family: Family, defaults: string[]): INodeProperties => ({
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
+/** What the trigger reads, then any of its events, then what is watched. */
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Trigger On',
+		name: 'triggerOn',
+		type: 'options',
 		noDataExpression: true,
-		required: true,
-		default: [...defaults],
-		displayOptions: { show: on(family) },
-		options: eventOptions(family, EVENTS_FROM),
-		description: 'One read of each entry serves every event picked; each item says which event it is (`event`)',
-	});
-	return [
-		{
-			displayName: 'Trigger On',
-			name: 'triggerOn',
-			type: 'options',
-			noDataExpression: true,
-			default: 'beneficiaries',
-			displayOptions: { show: versions },
-			options: [
-				{ name: 'Beneficiaries', value: 'beneficiaries', description: 'Payees bound, unbound or changed' },
-				{
-					name: 'Available Quota',
-					value: 'quota',
-					description: 'The FX settlement quota falling below a threshold, or changing',
-				},
-			],
-		},
-		events('beneficiaries', ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryBankDetailsChanged']),
-		events('quota', ['quotaBelowThreshold']),
-		{ ...maskBankDetailsOption, default: true, displayOptions: { show: on('beneficiaries') } },
-		...watchedProperties(on('beneficiaries'), on('quota'), { ...on('quota'), events: ['quotaBelowThreshold'] }),
-	];
-}
-
-export const triggerProperties: INodeProperties[] = [...oneEventProperties(), ...eventListProperties()];
+		default: 'beneficiaries',
+		options: [
+			{ name: 'Beneficiaries', value: 'beneficiaries', description: 'Payees bound, unbound or changed' },
+			{
+				name: 'Available Quota',
+				value: 'quota',
+				description: 'The FX settlement quota falling below a threshold, or changing',
+			},
+		],
+	},
+	events('beneficiaries', ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryBankDetailsChanged']),
+	events('quota', ['quotaBelowThreshold']),
+	{ ...maskBankDetailsOption, default: true, displayOptions: { show: on('beneficiaries') } },
+	...watchedProperties(on('beneficiaries'), on('quota'), { ...on('quota'), events: ['quotaBelowThreshold'] }),
+];

@@ -1,8 +1,7 @@
 /**
  * What every saved trigger state shares (framework-free): the question's fingerprint, and how a
- * saved state is read back. Static data can be edited, imported or left by an older version, so a
- * state is used only after its header says it is one of this version and kind for this question;
- * another question or damage starts anew, with a warning (store.ts, pollPhases.ts plan).
+ * saved state is read back. Static data can be edited or imported, so a state is used only after
+ * its header and shape are checked; anything else starts anew, with a warning (store.ts, pollPhases.ts).
  */
 import { canonical } from '../shared/core/api/identity';
 import { sha256Base64 } from '../shared/core/sha256';
@@ -27,7 +26,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A check of a saved value (static data can be edited, imported or left by an older release). */
+/** A check of a saved value. */
 export type Check = (value: unknown) => boolean;
 export const wholeNumber = (n: unknown, max = Number.MAX_SAFE_INTEGER): n is number =>
 	typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= max;
@@ -46,29 +45,20 @@ export function every(ok: Check): Check {
 	return (value) => isRecord(value) && Object.values(value).every(ok);
 }
 
-/** A saved state read back: none (nothing saved, another question: anew, warned of by plan), or a `problem` (damage: a warning, anew). */
+/** A saved state read back: none (nothing saved: a baseline), or a `problem` (a warning, then a baseline). */
 export type StateReading<S> = { state?: S; problem?: string };
 
-/**
- * undefined: a header of one of the `readable` versions and of this kind; '': nothing to read, or
- * another kind's state (silently anew); otherwise the problem.
- */
+/** undefined: a header of this kind, version and question; '': nothing saved; otherwise the problem. */
 export function headerProblem(
 	saved: unknown,
 	kind: 'beneficiaries' | 'quota',
-	readable: readonly number[],
+	version: number,
+	question: string,
 ): string | undefined {
 	if (saved === undefined || saved === null) return '';
 	if (!isRecord(saved)) return `it is ${Array.isArray(saved) ? 'a list' : typeof saved}, not a state`;
-	// Another event's state (the node's event was switched): another question, not damage.
-	if (saved.kind !== kind && (saved.kind === 'beneficiaries' || saved.kind === 'quota')) return '';
-	if (!readable.includes(saved.version as number)) {
-		const newest = Math.max(...readable);
-		return typeof saved.version === 'number' && saved.version < newest
-			? `it was saved in an older format (version ${saved.version})`
-			: `it has an unknown version (${JSON.stringify(saved.version) ?? 'none'})`;
-	}
-	if (typeof saved.question !== 'string') return 'it names no question';
 	if (saved.kind !== kind) return 'it is of no known kind';
+	if (saved.version !== version) return `it has an unknown version (${JSON.stringify(saved.version) ?? 'none'})`;
+	if (saved.question !== question) return 'it was saved for another question';
 	return undefined;
 }

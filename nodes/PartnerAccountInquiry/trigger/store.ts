@@ -1,10 +1,9 @@
 /**
  * The trigger's store: the one boundary between a poll and what n8n saves of it or this process
- * carries on. A poll opens it once: it gets its state (watchState.ts: read, migrated from older
- * releases by their keys) and how far that can be trusted (which poll of an activation this is,
- * whether it holds every earlier poll's finding: pollRecord.ts, pollMemory.ts); and commits once,
- * which writes the state and the poll's record here and in this process's memory. Nothing else
- * reads or writes the node's static data.
+ * carries on. A poll opens it once: it gets its state (watchState.ts) and how far that can be
+ * trusted (which poll of an activation this is, whether it holds every earlier poll's finding:
+ * pollRecord.ts, pollMemory.ts); and commits once, which writes the state and the poll's record
+ * here and in this process's memory. Nothing else reads or writes the node's static data.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import * as n8nWorkflow from 'n8n-workflow';
@@ -15,17 +14,15 @@ import { NODE_DATA_KEYS, type Carried, type PollMemory } from './pollMemory';
 import { activationRun, markWrite, nextRecord, readPollRecord, recordActivation, savedMark } from './pollRecord';
 import { N8N_DEFAULT_POLL_BUDGET_MS } from './pollPlan';
 import type { Watch } from './watch';
-import { LEGACY_BESIDE_KEYS, readWatchState, type HeldEvent, type LegacyBeside, type WatchState } from './watchState';
+import { readWatchState, type WatchState } from './watchState';
 
 /** What a poll did: emitted nothing, something, or threw a report. */
 export type Outcome = WatchState['last'];
 
 /** What a poll starts from, and how far to trust it. */
 export type Loaded = {
-	/** The saved state (a fresh one when none, another question's or damaged). */
+	/** The saved state (a fresh one when none, another family's or damaged). */
 	state: WatchState;
-	/** At a user's activation, the events the state it set aside held back: they still follow. */
-	setAside: HeldEvent[];
 	/** The state carried on from holds every earlier poll's finding. */
 	wholeHistory: boolean;
 	/** The poll n8n runs at a user's activation: it takes the baselines; a failure fails the activation. */
@@ -46,24 +43,13 @@ export function openStore(
 	watch: Watch,
 ): { loaded: Loaded; commit: (state: WatchState) => void } {
 	const staticData = fn.getWorkflowStaticData('node');
-	const book = openBook(fn, memory, staticData);
-	// Each entry's keys in a state of 0.3.0 or before, worked out only for such a state.
-	const legacy = () =>
-		new Map(watch.entries.flatMap(({ key, legacyKeys }) => legacyKeys().map((old) => [old.key, { ...old, key }])));
-	const reading = readWatchState(staticData.state, watch.family, staticData as LegacyBeside, legacy);
+	const { write, ...trust } = openBook(fn, memory, staticData);
+	const reading = readWatchState(staticData.state, watch.family);
 	if (reading.problem) warn(fn, reading.problem, 'every entry records a fresh baseline and reports no change');
-	if (reading.unmatched) {
-		const what = `${reading.unmatched} of its entries, saved by release 0.3.0 or before, match no entry watched now (another customer or subject, or a threshold edited, or hidden by unpicking Quota Below Threshold, before this release's first poll was saved)`;
-		warn(fn, what, 'each records a fresh baseline');
-	}
-	const setAside = book.setAside ? readWatchState(book.setAside, watch.family, {}, legacy).state.held : [];
-	const { write, ...trust } = book;
 	return {
-		loaded: { ...trust, state: reading.state, setAside },
+		loaded: { ...trust, state: reading.state },
 		commit: (state) => {
 			staticData.state = state as unknown as IDataObject;
-			// What 0.1.0 and 0.2.0 kept beside one subject's state is in the state now.
-			for (const key of LEGACY_BESIDE_KEYS) delete staticData[key];
 			write(state.last);
 		},
 	};
@@ -95,7 +81,7 @@ function openBook(
 	fn: IPollFunctions,
 	memory: PollMemory,
 	staticData: IDataObject,
-): Omit<Loaded, 'state' | 'setAside'> & { setAside?: unknown; write: (outcome: Outcome) => void } {
+): Omit<Loaded, 'state'> & { write: (outcome: Outcome) => void } {
 	const node = nodeName(fn);
 	const { first, reused } = memory.firstPollOf(fn, node);
 	// n8n's default poller makes one context per activation and reuses it; 2.x's poll scheduler one
@@ -117,13 +103,10 @@ function openBook(
 	}
 	const global = fn.getWorkflowStaticData('global');
 	const { id } = fn.getNode();
-	let setAside: unknown;
 	if (activating) {
-		const started = memory.startRun(node, staticData, activationRun(global, id));
-		setAside = started.setAside;
 		// The run goes to the global static data too: n8n's activator saves it after this poll on
 		// every setup, even where it does not save this poll's node data (durable cursors).
-		recordActivation(global, id, started.run);
+		recordActivation(global, id, memory.startRun(node, staticData, activationRun(global, id)));
 		for (const key of NODE_DATA_KEYS) delete staticData[key];
 	}
 	const reading = readPollRecord(staticData.pollRecord);
@@ -146,14 +129,14 @@ function openBook(
 	return {
 		wholeHistory: carried.wholeHistory,
 		everyPollSaved: carried.everyPollSaved,
-		setAside,
 		activating,
 		mayReport: !activating && !startup,
 		write: (outcome) => {
 			const record = nextRecord(carried, outcome === 'quiet', Date.now(), memory.writer);
 			staticData.pollRecord = record as unknown as IDataObject;
 			markWrite(global, id, record);
-			const written = { threw: outcome === 'reported', followed: carried.record, dropped: damage?.digest };
+			const given = damage ? undefined : reading.state;
+			const written = { threw: outcome === 'reported', followed: carried.record, given, dropped: damage?.digest };
 			memory.rememberWritten(node, staticData, { state: staticData.state, pollRecord: record }, written);
 		},
 	};

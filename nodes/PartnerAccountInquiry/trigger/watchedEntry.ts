@@ -7,28 +7,23 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { ListingSize } from '../shared/endpoints/beneficiaries';
 import type { ApiSession, ReadOptions } from '../shared/transport/session';
 import { entriesOfText, type SetParameters } from './enteredSet';
-import type { LegacyKey } from './legacyKeys';
 import type { EntryCost } from './pollPlan';
 import { questionDigest, type StateReading } from './savedState';
 import type { EntryRecord } from './watchState';
 
 /**
- * One watched entry, for one poll: its key (the digest of the request it sends: keyOf), where it was entered ('' for one subject), how a message names it (an account by its last
- * four), its cost (pollPlan.ts), read and comparison: events (at most `cap`) and the state after them.
+ * One watched entry, for one poll: its key (the digest of the request it sends: keyOf), where it
+ * was entered ('' for one subject), how a message names it (an account by its last four), its
+ * cost (pollPlan.ts), read and comparison: its events and the state after them.
  */
 export interface WatchedEntry {
 	key: string;
-	/** Its keys in a state saved by 0.1.0 to 0.3.0 (legacyKeys.ts): such a state is migrated. */
-	legacyKeys: () => LegacyKey[];
 	where: string;
 	label: string;
 	readState: (saved: unknown) => StateReading<unknown>;
 	cost: (record: EntryRecord | undefined, width: number, typicalPages: number) => EntryCost;
 	read: (session: ApiSession, options: ReadOptions, observed: ListingSize) => Promise<unknown>;
-	compare: (saved: unknown, read: unknown, cap: number, whole: boolean) => Compared;
-	/** What the state keeps of an event waiting behind the cap (no bank account whole), and what it gives back. */
-	toHeld: (json: IDataObject) => IDataObject;
-	fromHeld: (json: IDataObject) => IDataObject;
+	compare: (saved: unknown, read: unknown, whole: boolean) => Compared;
 	/** "Fetch Test Event": a few items of current data. */
 	sample: (session: ApiSession) => Promise<IDataObject[]>;
 }
@@ -39,12 +34,7 @@ export interface WatchedEntry {
  */
 export type Compared = { events: IDataObject[]; next: unknown; unchanged: boolean; moved: () => boolean };
 
-export type Context = {
-	options: IDataObject;
-	wanted: ReadonlySet<string>;
-	many: boolean;
-	named: boolean;
-};
+export type Context = { options: IDataObject; wanted: ReadonlySet<string>; many: boolean };
 
 /**
  * An entry's key: the digest of the request the gateway is asked, as built and sent (what decides
