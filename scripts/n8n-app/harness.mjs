@@ -14,7 +14,6 @@ export const HERE = join(ROOT, 'scripts/n8n-app');
 export const CACHE = env.N8N_APP_CACHE_ROOT ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'n8n-nodes-partner-account-inquiry');
 export const PACKAGE = 'n8n-nodes-partner-account-inquiry';
 export const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
-export const PREVIOUS = JSON.parse(readFileSync(join(HERE, 'previous-release.json'), 'utf8'));
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const DENY_2X = (env.N8N_APP_DENY_SCRIPTS_2X ?? '@confluentinc/kafka-javascript agent-browser @scarf/scarf').split(/\s+/);
 

@@ -3,7 +3,7 @@
 //   node scripts/n8n-app/install.mjs prefetch          installs everything the tests need, once
 //   node scripts/n8n-app/install.mjs node24 <cmd...>   runs a command on Node 24 (npm run test:node24)
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { CACHE, HERE, LINES, PACKAGE, ROOT, bg, die, freePort, getJson, must, run, say, selectedLines, setPrefix, sleep, until } from './harness.mjs';
@@ -186,27 +186,10 @@ export async function inCheckout(cwd, job) {
 }
 export const buildDev = () => inCheckout(ROOT, () => must('npm', ['run', 'build:dev', '--silent'], {}));
 
-/** Builds and packs the package (or, with a commit, that commit of this repository's history) into `out`; returns the tarball. Built here, packed without its prepack: old commits have none, and one build is enough. */
-export async function pack(out, commit) {
+/** Builds and packs the package into `out`; returns the tarball. Built here, packed without its prepack: one build is enough. */
+export async function pack(out) {
 	mkdirSync(out, { recursive: true });
-	let cwd = ROOT;
-	if (commit) {
-		cwd = join(out, 'tree');
-		if ((await run('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: ROOT })).code !== 0) die(`commit ${commit} (previous-release.json) is not in this clone: clone with full history`);
-		mkdirSync(cwd, { recursive: true });
-		execFileSync('bash', ['-c', `git -C "${ROOT}" archive ${commit} | tar -x -C "${cwd}"`]);
-		const lock = (file) => {
-			const l = JSON.parse(readFileSync(file, 'utf8'));
-			delete l.version;
-			delete l.packages[''].version;
-			delete l.packages[''].peerDependenciesMeta;
-			return JSON.stringify(l);
-		};
-		if (lock(join(ROOT, 'package-lock.json')) === lock(join(cwd, 'package-lock.json'))) symlinkSync(join(ROOT, 'node_modules'), join(cwd, 'node_modules'));
-		else await must('npm', ['ci', '--no-audit', '--no-fund'], { cwd, timeout: INSTALL_TIMEOUT });
-	}
-	const name = await inCheckout(cwd, async () => (await must('npm', ['run', 'build', '--silent'], { cwd }), (await must('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', out], { cwd })).trim().split('\n').pop()));
-	if (commit) rmSync(cwd, { recursive: true, force: true });
+	const name = await inCheckout(ROOT, async () => (await must('npm', ['run', 'build', '--silent'], { cwd: ROOT }), (await must('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', out], { cwd: ROOT })).trim().split('\n').pop()));
 	return join(out, name);
 }
 

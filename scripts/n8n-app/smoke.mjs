@@ -98,7 +98,8 @@ export const CASES = {
 		const out = items(run, 'List Beneficiaries');
 		sameTokens(out, beneficiaries('CUST_LARGE'), 'Return All');
 		check(out.every((i) => typeof i.json.extendInfo === 'object'), 'a field the spec does not name (extendInfo) was dropped');
-		return '320 items, 320 distinct beneficiaryToken values, in API order (7 pages of 50), extendInfo kept';
+		check(out.every((i) => i.json._listedFor?.customerId === 'CUST_LARGE'), 'an item does not say whose list it came from (Include Owner, on by default: _listedFor.customerId)');
+		return '320 items, 320 distinct beneficiaryToken values, in API order (7 pages of 50), extendInfo kept, each _listedFor CUST_LARGE (Include Owner on by default)';
 	},
 	'list-filtered': ({ run }) => {
 		const out = items(run, 'List Beneficiaries');

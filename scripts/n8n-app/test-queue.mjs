@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { CACHE, PACKAGE, PREVIOUS, ROOT, VERSION, bg, die, freePort, must, results as makeResults, run, say, setPrefix, sleep, until, workDir } from './harness.mjs';
+import { CACHE, PACKAGE, ROOT, VERSION, bg, die, freePort, must, results as makeResults, run, say, setPrefix, sleep, until, workDir } from './harness.mjs';
 import { buildDev, ensureApp, pack, startRegistry } from './install.mjs';
 import { SMOKE_CREDENTIAL, cliMust, credentials, n8nEnv, startN8n, startSimulator } from './n8n.mjs';
 
@@ -56,8 +56,7 @@ try {
 	const block = /^ {2}environment: &n8n-env\n((?: {4}.*\n)+)/m.exec(readFileSync(join(ROOT, 'docker/compose.queue.yml'), 'utf8'))?.[1] ?? die('docker/compose.queue.yml has no "environment: &n8n-env" block');
 	const compose = Object.fromEntries(block.split('\n').map((l) => /^ {4}([A-Z0-9_]+): (.*)$/.exec(l)).filter(Boolean).map(([, k, v]) => [k, v.trim().replace(/^(["'])(.*)\1$/, '$2')]).filter(([k]) => !/^(DB_|QUEUE_BULL_REDIS_HOST$|N8N_ENCRYPTION_KEY$)/.test(k)));
 	const listed = JSON.parse(compose.N8N_COMMUNITY_PACKAGES);
-	if (listed.length !== 1 || listed[0].name !== PACKAGE || ![VERSION, PREVIOUS.version].includes(listed[0].version)) die(`docker/compose.queue.yml must install ${PACKAGE} at ${VERSION} or ${PREVIOUS.version}`);
-	compose.N8N_COMMUNITY_PACKAGES = JSON.stringify([{ name: PACKAGE, version: VERSION }]);
+	if (listed.length !== 1 || listed[0].name !== PACKAGE || listed[0].version !== VERSION) die(`docker/compose.queue.yml must install ${PACKAGE} at ${VERSION} (package.json's version)`);
 	say(`settings of docker/compose.queue.yml: ${Object.entries(compose).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 	const sim = await startSimulator(join(work, 'simulator.log'));
 	const envOf = (who, extra) => n8nEnv(app, join(work, who), {

@@ -13,7 +13,7 @@ export function workflow(id, name, nodes, more = {}) {
 	return { id, name, active: false, settings: { executionOrder: 'v1' }, nodes: built, connections: Object.fromEntries(Object.entries({ ...connections, ...more }).filter(([, to]) => to)), pinData: {} };
 }
 const start = (name = 'Start') => [name, 'n8n-nodes-base.manualTrigger', 1];
-const pai = (name, parameters, extra = {}) => [name, `${PACKAGE}.partnerAccountInquiry`, 1, parameters, { credentials, ...extra }];
+const pai = (name, parameters, extra = {}) => [name, `${PACKAGE}.partnerAccountInquiry`, 1.1, parameters, { credentials, ...extra }];
 const list = (options, filters = {}, more = {}) => pai('List Beneficiaries', { operation: 'listBeneficiaries', returnAll: true, ...more, filters, options });
 const quota = (extra, parameters = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: extra ? 'U-CONTRACT' : 'U-1001', currency: 'USD' }) =>
 	pai('Get Available Quota', { operation: 'getAvailableQuota', ...parameters, options: {} }, extra);
@@ -48,7 +48,7 @@ export const SMOKE = {
 		splitOut('questions'),
 		['AI Agent', '@n8n/n8n-nodes-langchain.agent', 2.2, { promptType: 'define', text: '={{ $json.question }}', options: { systemMessage: 'Answer with the tool.' } }],
 		['Local Chat Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.2, { model: { __rl: true, mode: 'id', value: 'gpt-4.1-mini' }, options: {} }, { credentials: { openAiApi: { id: 'PaiSmokeOpenAi01', name: 'Local fake OpenAI' } } }],
-		...['Get available quota', 'List beneficiaries', 'List my own beneficiaries'].map((name) => [name, `${PACKAGE}.partnerAccountInquiryTool`, 1, {}, { credentials }]),
+		...['Get available quota', 'List beneficiaries', 'List my own beneficiaries'].map((name) => [name, `${PACKAGE}.partnerAccountInquiryTool`, 1.1, {}, { credentials }]),
 	], {
 		'Split Out': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] }, 'AI Agent': undefined, 'Local Chat Model': toAgent('ai_languageModel'),
 		'Get available quota': toAgent('ai_tool'), 'List beneficiaries': toAgent('ai_tool'), 'List my own beneficiaries': toAgent('ai_tool'),
