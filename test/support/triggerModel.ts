@@ -28,7 +28,7 @@ export const CUSTOMERS = ['CUST_EMPTY', 'CUST_SMALL'] as const;
 export const SUBJECTS = ['U-1001', 'U-B1'] as const;
 /**
  * A crowd of quota subjects after them in the set, moved together: a move across both thresholds is
- * a Quota Changed and a Quota Below Threshold each, 520 events, more than a poll emits (the cap).
+ * a Quota Changed and a Quota Below Threshold each, 520 events, all told by the poll that reads them.
  * Each move sets an amount no earlier move set, so an item says which move it tells.
  */
 export const CROWD = Array.from({ length: 260 }, (_, i) => `U-C${i}`);
@@ -128,18 +128,9 @@ export interface Model {
 	saved?: Memory;
 	/** Subjects whose next alert after a restart may repeat (at least once). */
 	mayRepeat: Set<string>;
-	/** A poll may have held events back (a burst): no sync check until one emits fewer than the cap. */
-	holding: boolean;
-	/** `holding` at the last poll n8n saved: a restart goes back to it (a drop of held events lost with an unsaved poll). */
-	savedHolding?: boolean;
 	/** What the main that led before the last failover knew, and the polls n8n saved since that failover. */
-	stepDown?: { memory: Memory; holding: boolean };
+	stepDown?: { memory: Memory };
 	sinceFailover: number;
-	/**
-	 * Entries whose held events of an event unpicked were dropped (README: one no longer picked is
-	 * not emitted, also from what waits): their next whole read takes the world as told, unchecked.
-	 */
-	droppedHeld: Set<string>;
 	serial: number;
 	/** Identities the world ever had per entry, and removed ever (an event about another is invented). */
 	ever: Record<string, Set<string>>;
@@ -160,9 +151,7 @@ export function newModel(family: Family, saving: N8nSaving, crowd = false): Mode
 		amounts: { 'U-1001': 12500, 'U-B1': 1.01, ...Object.fromEntries(CROWD.map((id) => [id, CROWD_ABOVE / 100])) },
 		memory: {},
 		mayRepeat: new Set(),
-		holding: false,
 		sinceFailover: 0,
-		droppedHeld: new Set(),
 		tearing: new Set(),
 		tick: Date.now(),
 		serial: 0,
@@ -365,7 +354,6 @@ export class Run {
 		const m = this.m;
 		if (kind === 'poll' || kind === 'reactivate' || kind === 'restart' || kind === 'failover') {
 			if (kind === 'reactivate') {
-				if (m.holding) return; // what a deactivation sets aside is not the model's to follow
 				this.n8n.deactivate();
 				m.active = false;
 			}
@@ -377,7 +365,7 @@ export class Run {
 				const back = kind === 'failover' && m.sinceFailover === 0 ? m.stepDown : undefined;
 				// A restart is the leading main's: the other keeps what it knew.
 				if (kind === 'failover') {
-					m.stepDown = { memory: clone(m.memory), holding: m.holding };
+					m.stepDown = { memory: clone(m.memory) };
 					m.sinceFailover = 0;
 				}
 				if (back) {
@@ -385,15 +373,13 @@ export class Run {
 					return await this.observe(() => this.n8n.failover(), kind);
 				}
 				m.memory = clone(m.saved ?? {});
-				m.holding = m.savedHolding ?? false;
-				// A standing alert may come once more; so may one found but still waiting behind the cap.
-				for (const id of entryIds(m)) if (m.memory[id]?.alerted || m.holding) m.mayRepeat.add(id);
+				// A standing alert may come once more.
+				for (const id of entryIds(m)) if (m.memory[id]?.alerted) m.mayRepeat.add(id);
 				return await this.observe(() => (kind === 'restart' ? this.n8n.restart() : this.n8n.failover()), kind);
 			}
 			if (!m.active) {
 				m.memory = {};
 				m.saved = undefined;
-				m.savedHolding = undefined;
 				m.mayRepeat.clear();
 				return await this.observe(() => this.n8n.activate(), 'activate');
 			}
@@ -403,8 +389,6 @@ export class Run {
 		if (kind === 'events') {
 			const all = m.family === 'quota' ? QUOTA_EVENTS : BENEFICIARY_EVENTS;
 			const picked = all.filter((_, i) => ((a % (2 ** all.length - 1)) + 1) & (1 << i));
-			if (m.holding && m.events.some((event) => !picked.includes(event)))
-				for (const id of entryIds(m)) m.droppedHeld.add(id);
 			m.events = picked;
 		} else if (kind === 'threshold') m.threshold = THRESHOLDS[a % THRESHOLDS.length];
 		else if (kind === 'timeout') m.timeout = !m.timeout;
@@ -456,7 +440,7 @@ export class Run {
 		const items = poll.items ?? [];
 		for (const item of items)
 			if (!m.events.includes(String(item.event))) this.fail(`an event not picked: ${String(item.event)}`);
-		// A possible bank change (an untagged payee's Removed plus Added) comes whole: the cap never parts it.
+		// A possible bank change (an untagged payee's Removed plus Added) comes whole, in one poll.
 		for (const item of items) {
 			const other = item.possibleBankChange as IDataObject | undefined;
 			const partner = (i: IDataObject) =>
@@ -466,14 +450,12 @@ export class Run {
 			if (other && !items.some(partner))
 				this.fail(`a bank change parted: ${String(item.event)} of ${String(item.beneficiaryNick)} alone`);
 		}
-		// A poll emits every event it finds: nothing waits for a later poll.
-		const holding = false;
 		const byEntry = groupBy(items, (item) => this.itemEntry(item));
 		for (const entry of byEntry.keys())
 			if (!entryIds(m).includes(entry)) this.fail(`an event for ${entry}, which is not watched`);
-		// Only events held back from earlier polls come for an entry whose read failed, or that was not read.
+		// No event comes for an entry whose read failed, or that was not read.
 		const told = (id: string, known: Known, mine: IDataObject[]) => {
-			if (m.family === 'quota' && mine.length > 0 && !m.holding) this.fail(`an alert for ${id}, which was not read`);
+			if (mine.length > 0) this.fail(`an event for ${id}, which was not read`);
 			for (const item of mine) (m.family === 'quota' ? this.quotaEvent : this.listEvent).call(this, id, known, item);
 		};
 		for (const id of entryIds(m)) {
@@ -488,17 +470,15 @@ export class Run {
 					if (news({ ...known, ended: false })) known.ended = true;
 					Object.assign(known, { stage: undefined, told: [], unknowns: 0, unsettled: 0, askAt: undefined });
 				}
-				if (m.family === 'quota') this.quotaRead(id, known, mine, holding);
-				else this.listRead(id, known, mine, holding, read.boundAfter);
+				if (m.family === 'quota') this.quotaRead(id, known, mine);
+				else this.listRead(id, known, mine, read.boundAfter);
 			} else told(id, known, mine);
 		}
 		if (poll.error) this.report(poll.error);
-		else m.holding = holding;
 		// A poll forgets the entries no longer watched (one put back before it carries on as it was).
 		for (const id of Object.keys(m.memory)) if (!entryIds(m).includes(id)) delete m.memory[id];
 		if (poll.saved) {
 			m.saved = clone(m.memory);
-			m.savedHolding = m.holding;
 		}
 	}
 
@@ -578,7 +558,7 @@ export class Run {
 		const amount = item.availableQuotaAmount as number;
 		if (!m.ever[id]?.has(String(amount))) this.fail(`${id}: an event with ${amount}, which it never had`);
 		if (item.event === 'quotaChanged') {
-			const chained = m.droppedHeld.has(id) || item.previousAmount === known.amount;
+			const chained = item.previousAmount === known.amount;
 			if (known.amount === undefined || !chained || amount === item.previousAmount)
 				this.fail(`${id}: Quota Changed ${String(item.previousAmount)} -> ${amount} after ${known.amount} was told`);
 			known.amount = amount;
@@ -595,31 +575,26 @@ export class Run {
 	}
 
 	/**
-	 * A quota read: its events told in order; a poll that held nothing back before it emits each
-	 * as the world is now. Once nothing waits (a poll that emitted fewer than the cap), what the
-	 * events told is the world: every change, and an alert for a quota below.
+	 * A quota read: its events told in order, each as the world is now; then what the events told
+	 * is the world: every change, and an alert for a quota below.
 	 */
-	private quotaRead(id: string, known: Known, items: IDataObject[], holding: boolean): void {
+	private quotaRead(id: string, known: Known, items: IDataObject[]): void {
 		const m = this.m;
 		const amount = m.amounts[id];
-		if (!m.holding)
-			for (const item of items)
-				if (item.availableQuotaAmount !== amount || (item.threshold ?? m.threshold) !== m.threshold)
-					this.fail(
-						`${id}: an item with ${String(item.availableQuotaAmount)} (${String(item.threshold)}), not ${amount}`,
-					);
+		for (const item of items)
+			if (item.availableQuotaAmount !== amount || (item.threshold ?? m.threshold) !== m.threshold)
+				this.fail(
+					`${id}: an item with ${String(item.availableQuotaAmount)} (${String(item.threshold)}), not ${amount}`,
+				);
 		const baseline = known.amount === undefined;
 		if (baseline) known.amount = amount;
 		for (const item of items) this.quotaEvent(id, known, item);
-		if (holding) return;
 		const wants = (event: string) => m.events.includes(event);
 		const isBelow = wants('quotaBelowThreshold') && amount < m.threshold;
-		if (!m.droppedHeld.delete(id)) {
-			if (wants('quotaChanged') && known.amount !== amount)
-				this.fail(`${id}: no Quota Changed came for ${known.amount} -> ${amount}`);
-			if (isBelow && known.alerted?.threshold !== m.threshold)
-				this.fail(`${id}: no Quota Below Threshold came at ${amount} (threshold ${m.threshold})`);
-		}
+		if (wants('quotaChanged') && known.amount !== amount)
+			this.fail(`${id}: no Quota Changed came for ${known.amount} -> ${amount}`);
+		if (isBelow && known.alerted?.threshold !== m.threshold)
+			this.fail(`${id}: no Quota Below Threshold came at ${amount} (threshold ${m.threshold})`);
 		m.mayRepeat.delete(id);
 		known.amount = amount;
 		known.alerted = isBelow ? { threshold: m.threshold } : undefined;
@@ -647,7 +622,7 @@ export class Run {
 	}
 
 	/** A list read whole: its events checked, then what they told is the list, for every event picked. */
-	private listRead(entry: string, known: Known, items: IDataObject[], holding: boolean, boundAfter: number): void {
+	private listRead(entry: string, known: Known, items: IDataObject[], boundAfter: number): void {
 		// The list as read: without what was bound at its front after the read.
 		const world = Object.fromEntries(
 			this.sim()
@@ -661,12 +636,7 @@ export class Run {
 			return;
 		}
 		for (const item of items) this.listEvent(entry, known, item);
-		if (holding) return;
 		const list = known.list;
-		if (this.m.droppedHeld.delete(entry)) {
-			known.list = world;
-			return;
-		}
 		const wants = (event: string) => this.m.events.includes(event);
 		for (const [id, fp] of Object.entries(world)) {
 			if (list[id] === undefined) {

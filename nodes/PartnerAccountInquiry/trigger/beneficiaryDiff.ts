@@ -1,8 +1,4 @@
-/**
- * What changed in a beneficiary list between two polls (framework-free; its state: beneficiaryState.ts).
- * Each current entry is matched to a saved one (beneficiaryMatch.ts). Unmatched: added; saved and
- * unmatched: removed; matched and different: changed. Events come in API order, removals last.
- */
+/** What changed in a beneficiary list between two polls; events come in API order, removals last. */
 import { BANK_DETAIL_FIELDS, beneficiaryGroup, hasReference, PAYEE_FIELDS } from '../shared/core/api/identity';
 import { maskAccount } from '../shared/core/redaction';
 import {
@@ -30,35 +26,35 @@ export interface BeneficiaryChange {
 	beneficiary: Record<string, unknown>;
 	/** For a change: each changed field, with its value before (null when only its digest was kept) and after. */
 	changes?: Record<string, { before: unknown; after: unknown }>;
-	/**
-	 * For an Added and a Removed of one nickname without a reference ID in one poll (one payee's new
-	 * bank details, maybe): the other one's event, nickname and bank details by their last four.
-	 */
+	/** Pairs an untagged Added and Removed of one nickname (maybe one payee's new bank details): the other one. */
 	possibleBankChange?: Record<string, unknown>;
 }
 
-/** The state of the current list (the baseline: nothing emitted). */
-export function baseline(question: string, beneficiaries: Array<Record<string, unknown>>): BeneficiaryState {
-	const fields = columnsFor([], beneficiaries);
-	const groups = beneficiaries.map((b): [string, Entry] => [groupKey(beneficiaryGroup(b)), entryOf(b, fields)]);
-	return { version: BENEFICIARY_STATE_VERSION, kind: 'beneficiaries', question, fields, entries: keyed(groups) };
-}
-
-/** The events of `wanted` kinds between the state and the current list, and the state of the list. */
-function diffBeneficiaries(
-	state: BeneficiaryState,
-	list: Array<Record<string, unknown>>,
-	wanted: ReadonlySet<string>,
-): { events: BeneficiaryChange[]; next: BeneficiaryState } {
-	const fields = columnsFor(state.fields, list);
+/** The list packed as the state keeps it, with the columns the state had and each new one the list brings. */
+function packed(list: Array<Record<string, unknown>>, known: string[] = []) {
+	const fields = columnsFor(known, list);
 	const current: Current[] = list.map((item) => ({
 		item,
 		group: groupKey(beneficiaryGroup(item)),
 		entry: entryOf(item, fields),
 	}));
+	return { fields, current, entries: keyed(current.map((now): [string, Entry] => [now.group, now.entry])) };
+}
+
+/** The baseline: the current list's state, nothing emitted. */
+export function baseline(question: string, beneficiaries: Array<Record<string, unknown>>): BeneficiaryState {
+	const { fields, entries } = packed(beneficiaries);
+	return { version: BENEFICIARY_STATE_VERSION, kind: 'beneficiaries', question, fields, entries };
+}
+
+function diffBeneficiaries(
+	state: BeneficiaryState,
+	list: Array<Record<string, unknown>>,
+	wanted: ReadonlySet<string>,
+): { events: BeneficiaryChange[]; next: BeneficiaryState } {
+	const { fields, current, entries } = packed(list, state.fields);
 	const columns = new Columns(fields);
-	// With Bank Details Changed wanted, a vetted reference ID that now pays another account under
-	// another name is that event (its changes name the account name too), not Removed plus Added.
+	// A vetted ID now paying someone else is what Bank Details Changed watches: it must not split into Removed plus Added.
 	const matched = match(state, current, columns, !wanted.has('beneficiaryBankDetailsChanged'));
 	const events: BeneficiaryChange[] = [];
 	const report = (change: Omit<BeneficiaryChange, 'event'> & { event: BeneficiaryEvent | undefined }) => {
@@ -79,14 +75,12 @@ function diffBeneficiaries(
 	for (const [key, entry] of Object.entries(state.entries)) {
 		if (!matched.has(key)) report({ event: 'beneficiaryRemoved', beneficiary: summaryOf(entry) });
 	}
-	const entries = keyed(current.map((now): [string, Entry] => [now.group, now.entry]));
 	return { events: besideTheirAdded(events), next: { ...state, fields, entries } };
 }
 
 /** A payee without a reference ID: its nickname, which a bank change keeps (its token changes). */
-const untagged = (item: Record<string, unknown>) =>
-	hasReference(item.referenceBeneficiaryId) ? undefined : item.beneficiaryNick;
-const untaggedNick = ({ beneficiary }: BeneficiaryChange) => untagged(beneficiary);
+const untaggedNick = ({ beneficiary }: BeneficiaryChange) =>
+	hasReference(beneficiary.referenceBeneficiaryId) ? undefined : beneficiary.beneficiaryNick;
 
 /** Each untagged removal right after an addition of its nickname (a possible bank change), each naming the other. */
 function besideTheirAdded(events: BeneficiaryChange[]): BeneficiaryChange[] {
@@ -107,7 +101,7 @@ function besideTheirAdded(events: BeneficiaryChange[]): BeneficiaryChange[] {
 	});
 }
 
-/** How one of a possible bank change's pair names the other: its event, nickname, bank details by their last four. */
+/** How one of the pair names the other: bank details by their last four only. */
 function named({ event, beneficiary }: BeneficiaryChange): Record<string, unknown> {
 	const tails = BANK_DETAIL_FIELDS.flatMap((field) => {
 		const value = beneficiary[field];
@@ -116,13 +110,8 @@ function named({ event, beneficiary }: BeneficiaryChange): Record<string, unknow
 	return { event, beneficiaryNick: beneficiary.beneficiaryNick, ...Object.fromEntries(tails) };
 }
 
-/**
- * Whether the list is exactly what the state holds, entry for entry in order (no event of any kind):
- * such a first read needs no confirming read (paging.ts `settled`); a change it missed is the next poll's.
- */
+/** Whether the list is the state entry for entry: diffBeneficiaries' "no event" at a fraction of its cost. */
 function holdsState(state: BeneficiaryState, list: Array<Record<string, unknown>>): boolean {
-	// What diffBeneficiaries would find, the cheap way: the same keys in the same order (keyed), each
-	// entry as saved (entryHolds). A quiet poll of many customers spends most of its time here.
 	const keys = Object.keys(state.entries);
 	if (keys.length !== list.length) return false;
 	const columns = new Columns(state.fields);
@@ -135,10 +124,7 @@ function holdsState(state: BeneficiaryState, list: Array<Record<string, unknown>
 	});
 }
 
-/**
- * One poll's comparison with the saved state: `settled` for the first read (paging.ts), `diff` for
- * the read returned; a first read that held is not diffed again (most of a quiet poll's processor time).
- */
+/** One poll's comparison: `settled` for the first read (paging.ts), `diff` for the read returned. */
 export function comparedWith(state: BeneficiaryState) {
 	let unchangedList: Array<Record<string, unknown>> | undefined;
 	return {
@@ -163,11 +149,7 @@ function changesOf(before: Entry, after: Record<string, unknown>, changed: strin
 	return changes;
 }
 
-/**
- * The fields that changed, or none when the whole-entry digests agree. Should every field digest
- * agree although the whole entry changed (a collision of two short digests), every field but the
- * payee fields is named: their long digests say they did not change.
- */
+/** Should every short field digest agree although the whole entry changed (a collision), all but the payee fields. */
 function changedFields(before: string, after: string, columns: Columns): string[] {
 	if (before.slice(0, WHOLE_CHARS) === after.slice(0, WHOLE_CHARS)) return [];
 	const changed = columns.fields.filter((_, i) => columns.same(before, after, i) !== true);

@@ -1,22 +1,16 @@
-/**
- * Which saved entry each current entry of a list is (framework-free; beneficiaryDiff.ts reports
- * what changed): within a group (reference ID, else token) the one identical to it, else the one
- * most like it, never one of another payee (identity.ts), never a guess between two equally likely;
- * then across the token and reference-ID groups of one payee given or losing an ID.
- */
+/** Which saved entry each current entry is: never one of another payee, never a guess between two equally likely. */
 import { beneficiaryGroup, hasReference, isAnotherPayee, tokenGroup } from '../shared/core/api/identity';
 import {
 	Columns,
 	groupKey,
 	groupOfKey,
-	sameDigests,
 	summaryOf,
 	WHOLE_CHARS,
 	type BeneficiaryState,
 	type Entry,
 } from './beneficiaryState';
 
-/** One entry of the current list, with its group digest and its packed entry. */
+/** One entry of the current list. */
 export interface Current {
 	item: Record<string, unknown>;
 	group: string;
@@ -25,10 +19,7 @@ export interface Current {
 	was?: string;
 }
 
-/**
- * Matches the current entries to saved ones (sets `was`); returns the saved keys matched. First
- * within each group, then across the token and reference-ID groups of one beneficiary.
- */
+/** Sets `was` (within each group, then across one payee's token and ID groups); returns the saved keys matched. */
 export function match(
 	state: BeneficiaryState,
 	current: Current[],
@@ -59,17 +50,9 @@ export function match(
 	const withId = new Map<string, string[]>();
 	for (const [key, entry] of Object.entries(state.entries)) {
 		const token = columns.at(entry[0], tokenColumn);
-		if (matcher.taken.has(key) || !token || !hasId(key)) continue;
-		// Indexed by the part every kept width has (3 characters, the previous release's).
-		withId.set(token.slice(0, 3), [...(withId.get(token.slice(0, 3)) ?? []), key]);
+		if (!matcher.taken.has(key) && token && hasId(key)) withId.set(token, [...(withId.get(token) ?? []), key]);
 	}
-	for (const now of lostId) {
-		const token = columns.at(now.entry[0], tokenColumn) as string;
-		const sameToken = (withId.get(token.slice(0, 3)) ?? []).filter(
-			(key) => columns.same(state.entries[key][0], now.entry[0], tokenColumn) === true,
-		);
-		pair(matcher, [now], sameToken);
-	}
+	for (const now of lostId) pair(matcher, [now], withId.get(columns.at(now.entry[0], tokenColumn) as string) ?? []);
 	return matcher.taken;
 }
 
@@ -78,18 +61,12 @@ interface Matcher {
 	columns: Columns;
 	/** Never pair entries of another payee (another name and other bank details under one ID). */
 	samePayeeOnly: boolean;
-	/** Saved keys matched. */
 	taken: Set<string>;
 	/** Entries, current or saved, that two matches fitted equally well: left unmatched. */
 	doubtful: Set<Current | string>;
 }
 
-/**
- * Pairs current entries with saved ones of one beneficiary, best scores first (identical, the same
- * token, the same currency, the most fields alike), never another payee's (identity.ts), and only
- * when no other pair scores as well for either side: when two are equally likely, none is guessed
- * (the saved ones removed, the current ones added, never one merged into the wrong one).
- */
+/** Best scores first; a tie is never guessed: Removed plus Added can be undone, one payee merged into another not. */
 function pair({ state, columns, samePayeeOnly, taken, doubtful }: Matcher, current: Current[], keys: string[]): void {
 	const free = keys.filter((key) => !taken.has(key) && !doubtful.has(key));
 	if (free.length === 0) return;
@@ -121,8 +98,8 @@ function pair({ state, columns, samePayeeOnly, taken, doubtful }: Matcher, curre
 			(o) =>
 				o.score === score &&
 				open(o) &&
-				((o.now === now && !sameDigests(state.entries[o.key][0], state.entries[key][0])) ||
-					(o.key === key && !sameDigests(o.now.entry[0], now.entry[0]))),
+				((o.now === now && state.entries[o.key][0] !== state.entries[key][0]) ||
+					(o.key === key && o.now.entry[0] !== now.entry[0])),
 		);
 		if (rivals.length > 0) {
 			for (const o of [option, ...rivals]) doubtful.add(o.now).add(o.key);

@@ -1,12 +1,4 @@
-/**
- * The beneficiary events' saved state (framework-free): what it keeps of each beneficiary, how a
- * saved one is read back. No beneficiary object and
- * no secret: per entry, the digest of its group (its reference ID, else its token) as its key, a
- * digest of the whole entry (did it change), one per field (which fields; another payee or the
- * same), a few short non-secret values and the bank details' last four (SUMMARY_FIELDS), so that a
- * removal or change can say which payee and what it was ("****1234"). Digest widths and their odds
- * of a collision: docs/reliability.md; 10,000 beneficiaries keep about 1.9 MB.
- */
+/** The beneficiary events' saved state: only digests, short non-secret values and bank details' last four. */
 import { BANK_DETAIL_FIELDS, BENEFICIARY_ROUTING_FIELDS, canonical, PAYEE_FIELDS } from '../shared/core/api/identity';
 import { ACCOUNT_MASK, maskAccount } from '../shared/core/redaction';
 import { digest, headerProblem, isRecord, isScalar, type Scalar, type StateReading } from './savedState';
@@ -14,18 +6,12 @@ import { digest, headerProblem, isRecord, isScalar, type Scalar, type StateReadi
 /** Kept by value (short, not secret), in their saved order: the fields a workflow routes on, the nickname second. */
 const [REFERENCE_FIELD, ...OTHER_ROUTING_FIELDS] = BENEFICIARY_ROUTING_FIELDS;
 const KEPT_BY_VALUE = [REFERENCE_FIELD, 'beneficiaryNick', ...OTHER_ROUTING_FIELDS];
-/** Kept by their last four characters ("1234", shown as "****1234": redaction.ts's maskAccount), never whole. */
+/** Bank details are secret: kept by their last four only ("1234", shown as "****1234"), never whole. */
 const KEPT_BY_TAIL: readonly string[] = BANK_DETAIL_FIELDS;
 /** What a removal item carries, and `before` of a change. */
 const SUMMARY_FIELDS: readonly string[] = [...KEPT_BY_VALUE, ...KEPT_BY_TAIL];
 
-/**
- * One entry, packed small: [digests, ...summary]. `digests` is WHOLE_CHARS of the whole entry,
- * then one digest per column of the state's `fields`, each of its column's width ("." repeated
- * for a field the entry lacks; an entry saved before a field was first seen, by an earlier poll
- * or release, is shorter and lacks it). `summary` holds the SUMMARY_FIELDS values in that order
- * (null where absent).
- */
+/** Digests: the whole entry's, then one per column of the state's `fields` ("." absent). */
 export type Entry = [digests: string, ...summary: Scalar[]];
 
 export const BENEFICIARY_STATE_VERSION = 4;
@@ -33,22 +19,21 @@ export const BENEFICIARY_STATE_VERSION = 4;
 export interface BeneficiaryState {
 	version: typeof BENEFICIARY_STATE_VERSION;
 	kind: 'beneficiaries';
-	/** Digest of what is watched (event, filters, customer, client ID, gateway): another question starts anew. */
+	/** Digest of what is watched: another question starts anew. */
 	question: string;
 	/** Top-level field names seen so far, in first-seen order: the columns of every entry's digests. */
 	fields: string[];
-	/** Group digest (GROUP_CHARS), with "~n" for the n-th entry of a group -> entry. */
+	/** Group digest, with "~n" for the n-th entry of a group -> entry. */
 	entries: Record<string, Entry>;
 }
 
 export const WHOLE_CHARS = 8;
 export const GROUP_CHARS = 12;
-/** A column's digest width: longer for the fields that decide who is paid. */
+/** Longer for the fields that decide who is paid, so two payees never merge on a collision. */
 export const columnWidth = (field: string) => (PAYEE_FIELDS.includes(field) ? 6 : 3);
 const ABSENT = '.';
 
 export const groupKey = (group: string) => digest(group, GROUP_CHARS);
-/** The group digest of a state key. */
 export const groupOfKey = (key: string) => key.split('~')[0];
 
 /** The state's entries' layout: where each column's digest starts. */
@@ -66,20 +51,16 @@ export class Columns {
 		this.width = at;
 		this.names = new Set(fields);
 	}
-
-	/** Whether the field has a column. */
 	has(field: string): boolean {
 		return this.names.has(field);
 	}
-
-	/** The digest of column `i` in an entry's digests, or undefined when the entry lacks the field. */
+	/** Undefined when the entry lacks the field. */
 	at(digests: string, i: number): string | undefined {
 		const start = this.offsets[i];
 		const value = digests.slice(start, start + columnWidth(this.fields[i]));
 		return value === '' || value.startsWith(ABSENT) ? undefined : value;
 	}
-
-	/** Column `i` of two entries: equal, different, or undefined when only one has the field. */
+	/** Undefined when only one of the two has the field. */
 	same(a: string, b: string, i: number): boolean | undefined {
 		const [x, y] = [this.at(a, i), this.at(b, i)];
 		if (x === undefined || y === undefined) return x === y ? true : undefined;
@@ -87,11 +68,7 @@ export class Columns {
 	}
 }
 
-/**
- * The state's columns for a list: its fields, then each field the list brings, in first-seen order.
- * Every entry of a poll is packed with all of them, so that reading the same list again packs each
- * entry as it was saved (entryHolds).
- */
+/** The state's fields, then each new one the list brings: every entry is packed with all, so entryHolds can compare. */
 export function columnsFor(fields: readonly string[], list: Array<Record<string, unknown>>): string[] {
 	const grown = [...fields];
 	const known = new Set(fields);
@@ -105,11 +82,7 @@ export function columnsFor(fields: readonly string[], list: Array<Record<string,
 	return grown;
 }
 
-/**
- * The packed entry of one beneficiary, a digest per column of `fields` (which name every field it
- * has: columnsFor). A field present as null is the same as a field absent (the API leaves out what
- * it does not know).
- */
+/** The packed entry of one beneficiary; `fields` must name every field it has (columnsFor). */
 export function entryOf(beneficiary: Record<string, unknown>, fields: readonly string[]): Entry {
 	let digests = digest(canonical(knownFields(beneficiary)), WHOLE_CHARS);
 	for (const name of fields) {
@@ -120,18 +93,12 @@ export function entryOf(beneficiary: Record<string, unknown>, fields: readonly s
 	return [digests, ...summaryValues(beneficiary)];
 }
 
-/**
- * Whether `entryOf(beneficiary, columns.fields)` would give `saved` again, leaving the columns as
- * they are, without working out a digest per field: the whole entry's digest decides whether an
- * entry changed (beneficiaryDiff.ts changedFields), so an equal one has equal field digests. A
- * saved entry shorter than today's columns is not the same.
- */
+/** Whether entryOf would give `saved` again: the whole-entry digest alone decides a change, so no field digests. */
 export function entryHolds(saved: Entry, beneficiary: Record<string, unknown>, columns: Columns): boolean {
 	const [digests, ...summary] = saved;
 	if (digests.length !== columns.width) return false;
 	if (Object.keys(beneficiary).some((name) => !columns.has(name))) return false;
-	const values = summaryValues(beneficiary);
-	if (values.some((value, i) => value !== summary[i])) return false;
+	if (summaryValues(beneficiary).some((value, i) => value !== summary[i])) return false;
 	return digests.startsWith(digest(canonical(knownFields(beneficiary)), WHOLE_CHARS));
 }
 
@@ -139,7 +106,6 @@ export function entryHolds(saved: Entry, beneficiary: Record<string, unknown>, c
 const knownFields = (beneficiary: Record<string, unknown>) =>
 	Object.fromEntries(Object.entries(beneficiary).filter(([, value]) => value !== null));
 
-/** The SUMMARY_FIELDS values an entry keeps: short fields as they are, bank details by their last four. */
 function summaryValues(beneficiary: Record<string, unknown>): Scalar[] {
 	return SUMMARY_FIELDS.map((name) => {
 		const value = beneficiary[name];
@@ -150,15 +116,7 @@ function summaryValues(beneficiary: Record<string, unknown>): Scalar[] {
 	});
 }
 
-/**
- * Whether two saved entries' digests are those of one entry: the same, but for the columns one
- * lacks at its end because it was packed before they were added (a copy kept as it was over the
- * event cap, or saved by an earlier release beside an identical copy packed later).
- */
-export const sameDigests = (a: string, b: string) => a.replace(TRAILING_ABSENT, '') === b.replace(TRAILING_ABSENT, '');
-const TRAILING_ABSENT = /\.+$/;
-
-/** The kept summary of an entry, as an object without the absent fields (bank details as "****1234"). */
+/** The kept summary of an entry, without the absent fields (bank details as "****1234"). */
 export function summaryOf(entry: Entry): Record<string, Scalar> {
 	const summary: Record<string, Scalar> = {};
 	SUMMARY_FIELDS.forEach((name, i) => {
@@ -169,10 +127,8 @@ export function summaryOf(entry: Entry): Record<string, Scalar> {
 	return summary;
 }
 
-/** The state key of the n-th entry of a group (counting from 1). */
 export const entryKey = (group: string, n: number) => (n === 1 ? group : `${group}~${n}`);
 
-/** State keys for entries listed by group digest: the first of a group its digest, the n-th `digest~n`. */
 export function keyed(groups: Array<[group: string, entry: Entry]>): Record<string, Entry> {
 	const entries: Record<string, Entry> = {};
 	const uses = new Map<string, number>();

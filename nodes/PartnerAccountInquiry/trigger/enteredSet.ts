@@ -1,23 +1,19 @@
-/**
- * A set of entries as a user enters it (framework-free): rows in the editor, or pasted text, one
- * entry a line; checked whole before anything is watched, so that every bad line is refused with
- * its line number and rule, a repeated entry names the line it repeats, and the set holds at most
- * MAX_SET_SIZE entries.
- */
+/** A set of entries as entered (rows or text), checked whole: every bad line is refused at once, by its number. */
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
 import { QUOTA_SUBJECT_FIELDS, quotaFieldsFor } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
 import { redactText } from '../shared/core/redaction';
 import { pastedEntries } from '../shared/core/subjectLines';
 import { settleSync } from '../shared/core/flow/settle';
 
-/** Entries a set holds at most. */
 export const MAX_SET_SIZE = 1000;
 /** Problems one refusal lists at most (the rest are counted). */
 const MAX_PROBLEMS_SHOWN = 20;
 
 /** One entry as entered: where it is ("line 3", "row 2") and its fields, in order. */
 export type EnteredEntry = { where: string; fields: string[] };
-/** The parameters a set is entered by: how (rows or text), the rows (a fixed collection of `row`), the text. */
+/** The parameter names of a set: how it is entered, its rows (a fixed collection of `row`), its text. */
 export type SetParameters = { entry: string; rows: string; row: string; text: string };
 
 export const SET_PARAMETERS = {
@@ -25,26 +21,18 @@ export const SET_PARAMETERS = {
 	customers: { entry: 'customersEntry', rows: 'customers', row: 'customer', text: 'customersText' },
 } as const satisfies Record<string, SetParameters>;
 
-/**
- * The entries of pasted text: one a line, its fields separated by commas, semicolons or tabs (a
- * spreadsheet's copy); blank lines and `#` comments are none. Read by subjectLines.ts's parser,
- * the one an error's masking of the same text reads too (maskSubjectsText).
- */
+/** Parsed by subjectLines.ts, as maskSubjectsText parses it, so an error masks exactly what was read. */
 export function entriesOfText(text: string): EnteredEntry[] {
 	return pastedEntries(text).map(({ line, fields }) => ({ where: `line ${line}`, fields }));
 }
 
-/** A quota subject's row (the editor's): its fields in the order a pasted line gives them, then its threshold. */
+/** A quota subject's row, in the order a pasted line gives its fields, then its threshold. */
 export function quotaRowFields(row: Record<string, unknown>): string[] {
 	const fields = quotaFieldsFor(row[QUOTA_SUBJECT_FIELDS[0].name]).map((rule) => row[rule.name]);
 	return [...fields, row.threshold].map((value) => String(value ?? '').trim());
 }
 
-/**
- * One quota subject as entered: its fields by name (the method in capitals), and its own
- * threshold text ('' for none). A line holds the subject's fields in their rows' order, the trade
- * type only for the method that takes one, then optionally a threshold.
- */
+/** One quota subject as entered: its fields by name (the method in capitals), and its threshold text ('' for none). */
 export function quotaEntryValues(entry: EnteredEntry): { values: Record<string, string>; threshold: string } {
 	const method = (entry.fields[0] ?? '').toUpperCase();
 	const rules = quotaFieldsFor(method);
@@ -57,11 +45,7 @@ export function quotaEntryValues(entry: EnteredEntry): { values: Record<string, 
 	return { values, threshold: entry.fields[rules.length] ?? '' };
 }
 
-/**
- * The set, checked whole: `parse` turns one entry into its value or throws a ValidationError
- * naming the rule; `keyOf` says which entries are the same. Throws one ValidationError listing every
- * problem (bad entries, repeats, an empty or oversized set): nothing is watched until the set is valid.
- */
+/** The set, checked whole: one ValidationError lists every problem, so nothing is watched until all are valid. */
 export function checkSet<T>(
 	field: string,
 	entries: EnteredEntry[],
@@ -72,13 +56,12 @@ export function checkSet<T>(
 ): Array<{ where: string; value: T }> {
 	const what = field === 'customers' ? 'The set of customers' : 'The set of quota subjects';
 	if (entries.length === 0) throw new ValidationError(field, 'at least one entry', `${what} holds no entry: add one`);
-	if (entries.length > MAX_SET_SIZE) {
+	if (entries.length > MAX_SET_SIZE)
 		throw new ValidationError(
 			field,
 			`at most ${MAX_SET_SIZE} entries`,
 			`${what} holds ${entries.length} entries, more than the ${MAX_SET_SIZE} one trigger watches: split them over several triggers`,
 		);
-	}
 	const problems: string[] = [];
 	const checked: Array<{ where: string; value: T }> = [];
 	const seen = new Map<string, string>();
@@ -110,4 +93,12 @@ export function checkSet<T>(
 		);
 	}
 	return checked;
+}
+
+/** The entries of a set as entered: rows of a fixed collection, or pasted text (one entry a line). */
+export function enteredEntries(fn: IPollFunctions, names: SetParameters, fieldsOf: (row: IDataObject) => string[]) {
+	const text = fn.getNodeParameter(names.entry, 'rows') === 'text';
+	if (text) return entriesOfText(String(fn.getNodeParameter(names.text, '')));
+	const rows = [(fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row] ?? []].flat() as IDataObject[];
+	return rows.map((row, i) => ({ where: `row ${i + 1}`, fields: fieldsOf(row) }));
 }

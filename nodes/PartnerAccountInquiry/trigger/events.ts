@@ -3,13 +3,8 @@ import { BANK_DETAIL_FIELDS } from '../shared/core/api/identity';
 
 export type Family = 'beneficiaries' | 'quota';
 
-export interface TriggerEventRow {
-	value: string;
-	name: string;
-	description: string;
-	/** What a poll reads for it: the beneficiary list, or the available quota. */
-	reads: Family;
-}
+/** `reads`: what a poll reads for it. */
+type TriggerEventRow = { value: string; name: string; description: string; reads: Family };
 
 export const TRIGGER_EVENTS = [
 	{
@@ -57,24 +52,18 @@ export type TriggerEvent = Row['value'];
 export type BeneficiaryEvent = Extract<Row, { reads: 'beneficiaries' }>['value'];
 export type QuotaEvent = Extract<Row, { reads: 'quota' }>['value'];
 
-/** The events of a family, as the editor lists them. */
 export function eventOptions(family: Family) {
 	return (TRIGGER_EVENTS as readonly TriggerEventRow[])
 		.filter((row) => row.reads === family)
 		.map(({ name, value, description }) => ({ name, value, description }));
 }
 
-/**
- * The event a beneficiary's change is, among those wanted: Bank Details Changed when its changes
- * name a bank field and that event is wanted, else Beneficiary Changed if wanted; undefined when
- * neither is (the state moves past it unreported).
- */
+/** The event a beneficiary's change is, among those wanted; undefined: the state moves past it unreported. */
 export function changeEvent(changed: readonly string[], wanted: ReadonlySet<string>): BeneficiaryEvent | undefined {
-	// A new token is new ciphertext of the bank details: it names them too.
+	// A new token is new ciphertext of the bank details: it is one of them.
 	const bank: readonly string[] = BANK_DETAIL_FIELDS;
-	if (wanted.has('beneficiaryBankDetailsChanged') && changed.some((field) => bank.includes(field))) {
+	if (wanted.has('beneficiaryBankDetailsChanged') && changed.some((field) => bank.includes(field)))
 		return 'beneficiaryBankDetailsChanged';
-	}
 	return wanted.has('beneficiaryChanged') ? 'beneficiaryChanged' : undefined;
 }
 

@@ -1,8 +1,4 @@
-/**
- * The failed executions that report failure episodes (failures.ts) and refuse an activation: one
- * entry's own error with a hint that says what the trigger does next, or one error naming each
- * entry (at most SHOWN, the others counted).
- */
+/** The failed executions that report failure episodes (failures.ts) and refuse an activation. */
 import { UNKNOWN_RETRY_SCHEDULE_MINUTES } from '../shared/core/api/resultCodes';
 import { PartnerError, WatchedSetError } from '../shared/core/errors';
 import { MAX_READS } from '../shared/core/flow/paging';
@@ -18,27 +14,23 @@ import {
 
 /** Entries one report names at most (the rest are counted). */
 const SHOWN = 20;
-/** The whole back-off, first answer to last repeat, in hours (10.6). */
 const UNKNOWN_BACKOFF_HOURS = (UNKNOWN_RETRY_SCHEDULE_MINUTES.reduce((a, b) => a + b, 0) / 60).toFixed(1);
 
-/** An entry with something to report: how a message names it, and what (`error`: this poll's, of a going episode). */
+/** An entry with something to report (`error`: this poll's, of a going episode). */
 export type Pending = { label: string; where: string; failure?: Failure; ended?: EndedFailure; error?: unknown };
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const nameOf = (entry: { label: string; where: string }) =>
 	entry.where ? `${entry.label} (${entry.where})` : entry.label;
 
-/** One error naming each entry of `lines` ("<entry>: <why>"), at most SHOWN of them, the others counted. */
+/** One error naming each entry of `lines` ("<entry>: <why>"), at most SHOWN, the others counted. */
 function listed(lines: string[], watched: number, before: string, after: string, hint: string): WatchedSetError {
 	const more = lines.length > SHOWN ? `; and ${lines.length - SHOWN} more` : '';
 	const message = `${before}${lines.length} of the ${watched} watched ${watched === 1 ? 'entry' : 'entries'} ${after}: ${lines.slice(0, SHOWN).join('; ')}${more}`;
 	return new WatchedSetError(lines.length, watched, message, hint);
 }
 
-/**
- * The failed execution that reports `pending`: one entry's going episode is its own error, with a
- * hint that says what the trigger does next; anything else one error naming each entry.
- */
+/** One entry's going episode is its own error, hinting what comes next; anything else one error naming each entry. */
 export function reportError(pending: Pending[], watched: number, nowMs: number): unknown {
 	const [only] = pending;
 	if (watched === 1 && only.failure && !only.ended) {
@@ -83,23 +75,17 @@ function hintFor(failure: Failure, nowMs: number): string | undefined {
 	if (backoff) {
 		const askAgain = isoSeconds(backoff.nextPollAt);
 		const waitMinutes = Math.round((backoff.nextPollAt - nowMs) / 60_000);
-		if (stageOf(failure) === 'support') {
+		if (stageOf(failure) === 'support')
 			return `The gateway answered U (outcome unknown) to this question and to each of its ${UNKNOWN_REPEATS} repeats, as far apart as the API asks; contact technical support quoting this message. The trigger goes on asking every ${waitMinutes} minutes (next at ${askAgain}) without reporting this again, and carries on as usual at the first successful answer.`;
-		}
 		const times = backoff.unknowns > 1 ? ` ${backoff.unknowns} times in a row` : '';
 		return `The gateway answered U (outcome unknown)${times}. As the API asks, the trigger stops asking this question until ${askAgain} (${waitMinutes} minutes), and asks again at most ${UNKNOWN_REPEATS} times in all, ${UNKNOWN_RETRY_MINUTES} to ${UNKNOWN_RETRY_SCHEDULE_MINUTES[UNKNOWN_REPEATS - 1]} minutes apart (${UNKNOWN_BACKOFF_HOURS} hours). Meanwhile it emits nothing and reports nothing; the first answer that is not U ends the wait, and that poll reports what changed meanwhile, once. It reports again only if every repeat is answered U.`;
 	}
-	if (failure.unsettled !== undefined) {
+	if (failure.unsettled !== undefined)
 		return `The list changed while each of the last ${failure.unsettled} polls read it (each read it up to ${MAX_READS.confirmed} times), so the trigger could not tell what really changed: these polls emitted nothing and the saved state did not change. It goes on polling without reporting this again, and the first poll that reads the list whole reports what changed, once. A list that keeps changing this long may be bound and unbound by an automated process: check with the gateway's operator.`;
-	}
 	return undefined;
 }
 
-/**
- * The error that refuses an activation whose poll could not read every entry (one taken later
- * by a poll that emits nothing is not saved by every n8n setup, and a restart would lose it with
- * the changes made meanwhile): one entry's own error, or one naming each.
- */
+/** Refuses an activation that missed an entry: a later baseline is not saved by every n8n setup, so could be lost. */
 export function activationError(
 	missing: Array<Pending & { error?: unknown }>,
 	watched: number,
@@ -107,9 +93,8 @@ export function activationError(
 ): unknown {
 	const [only] = missing;
 	if (watched === 1 && only.error instanceof PartnerError) {
-		if (isUnknown(only.error)) {
+		if (isUnknown(only.error))
 			only.error.hint = `The gateway answered U (outcome unknown) to the poll n8n runs when the workflow is activated, so the trigger has no baseline to compare later polls with, and the workflow was not activated. Activate it again in ${UNKNOWN_RETRY_MINUTES} minutes or later, the wait the API asks for after U.`;
-		}
 		return only.error;
 	}
 	const late = `not read within the activation's ${Math.round(budgetMs / 1000)} s`;

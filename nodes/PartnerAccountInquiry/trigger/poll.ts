@@ -1,11 +1,4 @@
-/**
- * One poll, for one subject or a thousand: open the store once (store.ts: the state and how far to
- * trust it), then the phases (pollPhases.ts): plan, read the entries that fit (pollPlan.ts) through
- * one request scheduler, comparing each as it arrives, settle each record, and emit the events or
- * report failures (failures.ts); commit once. An entry's state moves only with what is emitted; a
- * failed or unread entry keeps it. A poll emits or throws: a report due from earlier polls is
- * thrown by the next poll before it reads, never by two in a row.
- */
+/** One poll, for one subject or a thousand: open the store once, run the phases (pollPhases.ts), emit every event found or report failures, commit once. */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PollBudgetError } from '../shared/core/errors';
@@ -15,7 +8,7 @@ import { ApiSession } from '../shared/transport/session';
 import { activationError, reportError, type Pending } from './failureReports';
 import { waitsOut } from './failures';
 import type { PollMemory } from './pollMemory';
-import { pending, plan, settle, stateAfter, type PollData, type Read } from './pollPhases';
+import { pending, plan, settle, stateAfter, type PollData } from './pollPhases';
 import {
 	dueOrder,
 	N8N_DEFAULT_POLL_BUDGET_MS,
@@ -26,7 +19,7 @@ import {
 } from './pollPlan';
 import { nodeName, openStore, warn } from './store';
 import { watchOf, type Watch } from './watch';
-import type { WatchedEntry } from './watchedEntry';
+import type { Compared, WatchedEntry } from './watchedEntry';
 import type { WatchState } from './watchState';
 
 export async function pollTrigger(fn: IPollFunctions, memory: PollMemory): Promise<INodeExecutionData[][] | null> {
@@ -51,7 +44,6 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	const now = Date.now();
 	const before = loaded.state;
 	const data = plan(before, loaded.wholeHistory, watch, now, (problem, outcome) => warn(fn, problem, outcome));
-	/** Commits the state after this poll, then emits, or throws the report. */
 	const finish = (events: IDataObject[], report?: Pending[], pace = before.pace) => {
 		commit(stateAfter(data, watch, { emitted: events.length, reported: report !== undefined, pace }));
 		if (report) throw reportError(report, watch.entries.length, now);
@@ -79,10 +71,8 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	}
 	const pages = (key: string) => observed.get(key)?.totalPageNumber;
 	const { found, events, live } = settle(data, watch, reads, tooLarge, pages, (key) => endedAt.get(key) ?? now);
-	// A poll without events reports what it found at once: its reads still moved their entries (a
-	// baseline, a quota's move), which this process carries on. Unless every poll is saved here and
-	// it moved a state or started a back-off (a report is never saved): then the next poll reports,
-	// reading nothing, and a restart loses neither.
+	// A poll without events reports at once, unless every poll is saved here and it moved a state or
+	// started a back-off (a report is never saved): then the next poll reports, and a restart loses neither.
 	const report = pending(data, watch, live);
 	const backingOff = [...live.keys()].some((key) => waitsOut(data.entries[key].failure, now));
 	const keep = loaded.everyPollSaved && (backingOff || found.some((compared) => compared.moved()));
@@ -90,7 +80,7 @@ async function pollWatch(fn: IPollFunctions, memory: PollMemory, session: ApiSes
 	return finish(events, undefined, reads.outcomes.size > 0 ? reads.pace : before.pace);
 }
 
-/** Read: the entries due, least recently read first and none waiting out a back-off, as many as fit in the budget. */
+/** Read: the entries due (none waiting out a back-off), as many as fit in the budget, each compared as it arrives. */
 async function readDue(
 	fn: IPollFunctions,
 	session: ApiSession,
@@ -111,7 +101,7 @@ async function readDue(
 	const endedAt = new Map<string, number>();
 	const typical = typicalPages(Object.values(entries).flatMap(({ pages }) => (pages === undefined ? [] : [pages])));
 	const n8nBudgetMs = (fn as Partial<{ getPollBudgetMs: () => number }>).getPollBudgetMs?.();
-	const reads = await readWithinBudget<Read>(
+	const reads = await readWithinBudget<Compared>(
 		due.map((key) => (byKey.get(key) as WatchedEntry).cost(entries[key], POLL_WIDTH, typical)),
 		{
 			width: POLL_WIDTH,
@@ -129,9 +119,7 @@ async function readDue(
 			observed.set(key, size);
 			try {
 				const value = await entry.read(session, { signal, priority }, size);
-				// Compared as it arrives, while other requests are out.
-				const sure = !entries[key].doubt;
-				return { value, sure, compared: entry.compare(saved.get(key), value, sure) };
+				return entry.compare(saved.get(key), value, !entries[key].doubt);
 			} finally {
 				endedAt.set(key, Date.now());
 			}

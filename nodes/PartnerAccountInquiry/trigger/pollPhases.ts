@@ -1,9 +1,4 @@
-/**
- * A poll's phases over plain data (poll.ts runs them in order): plan (each watched entry's record
- * and saved state), read (pollPlan.ts, each entry compared as it arrives), settle (each record
- * after its read: a failure episode goes on or ends, a state moves past what is emitted) and the
- * state after.
- */
+/** A poll's phases over plain data, run by poll.ts: plan, read (pollPlan.ts), settle, the state after. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { backoffProblem, dueStage, endedUnreported, failureAfter, told, type EndedFailure } from './failures';
@@ -21,13 +16,7 @@ export interface PollData {
 	saved: Map<string, unknown>;
 }
 
-/** An entry read to its end: what it returned, whether its state was trusted whole, and its comparison. */
-export type Read = { value: unknown; sure: boolean; compared: Compared };
-
-/**
- * Plan: entries no longer watched are dropped; new ones start without a state (their baseline).
- * `warn` names a saved state or back-off that cannot be used (dropped).
- */
+/** Plan: entries no longer watched are dropped, new ones start without a state; `warn` names what cannot be used. */
 export function plan(
 	before: WatchState,
 	wholeHistory: boolean,
@@ -65,15 +54,14 @@ export function pending(data: PollData, watch: Watch, live?: Map<string, unknown
 }
 
 /**
- * Settle: each entry read to its end (or cut short as too large) moves its record: a success ends
- * its episode (what nobody heard of it is left to report) and moves its state past its events, a
- * failure goes on with its episode. Returns the events in the set's order, the comparisons, and
- * this poll's errors by entry; `endedAt`: when an entry's read ended.
+ * Settle: a success ends an entry's episode (what nobody heard of it is left to report) and moves its
+ * state past its events; a failure goes on with it. Returns the events in the set's order, the
+ * comparisons and this poll's errors; `endedAt`: when an entry's read ended (a U's wait runs from it).
  */
 export function settle(
 	data: PollData,
 	watch: Watch,
-	reads: PollReads<Read>,
+	reads: PollReads<Compared>,
 	tooLarge: (key: string) => Error,
 	pages: (key: string) => number | undefined,
 	endedAt: (key: string) => number,
@@ -94,7 +82,7 @@ export function settle(
 			if (left) data.ended[entry.key] = left;
 			delete record.failure;
 			delete record.doubt;
-			const { compared } = outcome.value;
+			const compared = outcome.value;
 			if (compared.next === undefined) delete record.state;
 			else record.state = compared.next;
 			record.unchanged = compared.unchanged;
@@ -118,13 +106,13 @@ export function stateAfter(
 		if (record.failure) record.failure = told(record.failure);
 	}
 	const last = reported ? 'reported' : emitted > 0 ? 'emitted' : 'quiet';
-	const state: WatchState = {
+	const { turn, entries } = data;
+	return {
 		...emptyState(watch.family),
-		turn: data.turn,
-		entries: data.entries,
+		turn,
+		entries,
 		ended: reported ? {} : data.ended,
 		last,
+		...(pace ? { pace } : {}),
 	};
-	if (pace) state.pace = pace;
-	return state;
 }

@@ -1,31 +1,20 @@
-/**
- * What a poll's write leaves for the next (framework-free): its record beside the state in the
- * node's static data, and in the workflow's global static data the node's last activation and the
- * mark of its last write. How a poll reads them: pollMemory.ts.
- */
+/** What a poll's write leaves for the next (framework-free): its record, and in the global static data the last activation and write mark. */
 import { randomBytes } from 'node:crypto';
 
 import { flag, isRecord, shaped, text, wholeNumber, type StateReading } from './savedState';
 
 export const POLL_RECORD_VERSION = 1;
 
-export interface PollRecord {
-	version: typeof POLL_RECORD_VERSION;
-	/** Random, made when a node's data starts anew (an activation): names this run of writes. */
+/** `born` names a run of writes (an activation's `run`); `everyPollSaved`: a quiet poll's write was seen saved; `by`: its process. */
+export type PollRecord = {
+	version: 1;
 	born: string;
-	/** Which activation of the node this run is. */
 	run: number;
-	/** The polls that wrote this run so far. */
 	polls: number;
-	/** When the last of them wrote (epoch ms; informational: no decision reads the clock). */
-	at: number;
-	/** Whether it emitted nothing. */
 	quiet: boolean;
-	/** Whether a quiet poll's write was seen saved, with no write lost since. */
 	everyPollSaved: boolean;
-	/** The process that wrote it (PollMemory's `writer`): two mains may each write a run's n-th poll. */
 	by: string;
-}
+};
 
 /** More polls than a run can count (one a second for 34,000 years): a record claiming more is damage. */
 const MAX_POLLS = 2 ** 40;
@@ -35,7 +24,6 @@ const isRecordShape = shaped({
 	born: text,
 	polls: count(1),
 	run: count(0),
-	at: wholeNumber,
 	quiet: flag,
 	everyPollSaved: flag,
 	by: text,
@@ -48,46 +36,37 @@ export function readPollRecord(saved: unknown): StateReading<PollRecord> {
 	return { state: saved as PollRecord };
 }
 
-/** The key of the workflow's global static data that holds, per trigger node ID, its last activation's run. */
-export const ACTIVATION_RUNS_KEY = 'partnerAccountInquiryRuns';
-
-/** The run of the node's last activation, as the workflow's global static data holds it (none: undefined). */
-export function activationRun(global: Record<string, unknown>, nodeId: string): number | undefined {
-	const runs = global[ACTIVATION_RUNS_KEY];
-	const run = isRecord(runs) ? runs[nodeId] : undefined;
-	// Below the bound, so that the next activation's run (one more) is still one a record may hold.
-	return wholeNumber(run, MAX_POLLS - 1) ? run : undefined;
-}
-
-/** The key of the global static data holding, per trigger node ID, the mark of its last write (`born:polls`). */
+/** Keys of the workflow's global static data holding, per trigger node ID, its last activation's run and the mark of its last write. */
+const RUNS_KEY = 'partnerAccountInquiryRuns';
 const WRITES_KEY = 'partnerAccountInquiryWrites';
+type Global = Record<string, unknown>;
+const valueOf = (global: Global, key: string, nodeId: string) =>
+	isRecord(global[key]) ? global[key][nodeId] : undefined;
+/** One assignment of the key: n8n sees a write inside it only so. */
+const setValue = (global: Global, key: string, nodeId: string, value: unknown) => {
+	global[key] = { ...(isRecord(global[key]) ? global[key] : {}), [nodeId]: value };
+};
+
 export const markOf = (record: PollRecord) => `${record.born}:${record.polls}`;
 /** Which write a record is: its mark and its writer. */
 export const writeOf = (record: PollRecord) => `${markOf(record)}:${record.by}`;
 
-/** The mark of the node's last write that n8n saved with the workflow's static data (none: undefined). */
-export function savedMark(global: Record<string, unknown>, nodeId: string): unknown {
-	const marks = global[WRITES_KEY];
-	return isRecord(marks) ? marks[nodeId] : undefined;
+/** The run of the node's last activation (below the bound, so that the next one is still a run a record may hold). */
+export function activationRun(global: Global, nodeId: string): number | undefined {
+	const run = valueOf(global, RUNS_KEY, nodeId);
+	return wholeNumber(run, MAX_POLLS - 1) ? run : undefined;
 }
-
-/** Marks a write in the global static data (one assignment of the key, which n8n sees). */
-export function markWrite(global: Record<string, unknown>, nodeId: string, record: PollRecord): void {
-	const marks = global[WRITES_KEY];
-	global[WRITES_KEY] = { ...(isRecord(marks) ? marks : {}), [nodeId]: markOf(record) };
-}
-
-/** Writes an activation's run for the node (one assignment of the key: n8n sees a write inside it only so). */
-export function recordActivation(global: Record<string, unknown>, nodeId: string, run: number): void {
-	const runs = global[ACTIVATION_RUNS_KEY];
-	global[ACTIVATION_RUNS_KEY] = { ...(isRecord(runs) ? runs : {}), [nodeId]: run };
-}
+export const recordActivation = (global: Global, nodeId: string, run: number) =>
+	setValue(global, RUNS_KEY, nodeId, run);
+/** The mark of the node's last write that n8n saved with the workflow's static data. */
+export const savedMark = (global: Global, nodeId: string) => valueOf(global, WRITES_KEY, nodeId);
+export const markWrite = (global: Global, nodeId: string, record: PollRecord) =>
+	setValue(global, WRITES_KEY, nodeId, markOf(record));
 
 /** The record of a poll that `by` writes after `carried`, and whether it emitted nothing. */
 export function nextRecord(
 	carried: { record?: PollRecord; run?: number; everyPollSaved: boolean },
 	quiet: boolean,
-	nowMs: number,
 	by: string,
 ): PollRecord {
 	const previous = carried.record;
@@ -98,7 +77,6 @@ export function nextRecord(
 		born: carries ? previous.born : randomBytes(9).toString('base64url'),
 		run,
 		polls: carries ? previous.polls + 1 : 1,
-		at: nowMs,
 		quiet,
 		everyPollSaved: carries && carried.everyPollSaved,
 		by,

@@ -15,6 +15,10 @@ import { MAX_SET_SIZE, SET_PARAMETERS, type SetParameters } from './enteredSet';
 import { eventOptions, type Family } from './events';
 
 type Show = NonNullable<IDisplayOptions['show']>;
+const on = (family: Family, watch?: 'one' | 'many'): Show => ({
+	triggerOn: [family],
+	...(watch ? { watch: [watch] } : {}),
+});
 
 /** How a set is entered (rows or pasted text), its rows and its text, under SET_PARAMETERS' names. */
 function setEntryProperties(
@@ -59,94 +63,16 @@ function setEntryProperties(
 	];
 }
 
-/** Every parameter but the event(s), for the family `show` selects (and `threshold`, where Quota Below Threshold is picked). */
-function watchedProperties(beneficiaries: Show, quota: Show, below: Show): INodeProperties[] {
-	const one = (show: Show) => ({ show: { ...show, watch: ['one'] } });
-	const many = (show: Show) => ({ show: { ...show, watch: ['many'] } });
-	const watch = (show: Show, options: INodeProperties['options']): INodeProperties => ({
-		displayName: 'Watch',
-		name: 'watch',
-		type: 'options',
-		noDataExpression: true,
-		default: 'one',
-		displayOptions: { show },
-		options,
-	});
-	return [
-		watch(beneficiaries, [
-			{ name: 'One Account', value: 'one', description: 'Your own account, or one customer (Options > Customer ID)' },
-			{
-				name: 'Many Customers',
-				value: 'many',
-				description: `Up to ${MAX_SET_SIZE} customers in one trigger, each with its own baseline`,
-			},
-		]),
-		watch(quota, [
-			{ name: 'One Subject', value: 'one', description: 'One accumulation method, ID and currency' },
-			{
-				name: 'Many Subjects',
-				value: 'many',
-				description: `Up to ${MAX_SET_SIZE} quota subjects in one trigger, each with its own threshold and baseline`,
-			},
-		]),
-		...setEntryProperties(SET_PARAMETERS.customers, many(beneficiaries).show, {
-			noun: 'Customer',
-			perLine: 'One customer ID a line',
-			rowValues: [{ displayName: 'Customer ID', name: 'customerId', type: 'string', default: '' }],
-			textPlaceholder: 'CUST_0001\nCUST_0002',
-			textFormat: '',
-		}),
-		filtersCollection({ show: beneficiaries }),
-		optionsCollection(one(beneficiaries), [
-			accessTokenOption('the accessToken body field'),
-			customerIdOption,
-			timeoutOption,
-		]),
-		optionsCollection(many(beneficiaries), [accessTokenOption('the accessToken body field'), timeoutOption]),
-		...quotaFields(one(quota).show),
-		...setEntryProperties(SET_PARAMETERS.quota, many(quota).show, {
-			noun: 'Subject',
-			perLine: 'One subject a line',
-			rowValues: [
-				// Inside a row, Trade Type is shown when the row's method needs it.
-				...quotaFields({}).map(({ displayOptions, ...field }) => {
-					const needs = (displayOptions?.show as Show | undefined)?.quotaAccumulationMethod;
-					return needs ? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs } } } : field;
-				}),
-				{
-					displayName: 'Threshold',
-					name: 'threshold',
-					type: 'string',
-					default: '',
-					placeholder: '10000',
-					description:
-						"For Quota Below Threshold: this subject's own threshold, in major units; empty means the Threshold below",
-				},
-			],
-			textPlaceholder: 'USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS',
-			textFormat:
-				': method, ID, currency, the trade type for BENEFICIARY, and optionally its own threshold, separated by commas, semicolons or tabs',
-		}),
-		{
-			displayName: 'Threshold',
-			name: 'threshold',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			required: true,
-			default: 10000,
-			displayOptions: { show: below },
-			description:
-				'In major units of the currency (10000 USD, not cents): the event fires when the quota falls below it. With many subjects, for each subject that gives no threshold of its own.',
-		},
-		optionsCollection({ show: quota }, [
-			accessTokenOption('the Access-Token header'),
-			connectedAccountIdOption,
-			timeoutOption,
-		]),
-	];
-}
+const watch = (family: Family, options: INodeProperties['options']): INodeProperties => ({
+	displayName: 'Watch',
+	name: 'watch',
+	type: 'options',
+	noDataExpression: true,
+	default: 'one',
+	displayOptions: { show: on(family) },
+	options,
+});
 
-const on = (family: Family) => ({ triggerOn: [family] });
 const events = (family: Family, defaults: string[]): INodeProperties => ({
 	displayName: 'Events',
 	name: 'events',
@@ -179,5 +105,77 @@ export const triggerProperties: INodeProperties[] = [
 	events('beneficiaries', ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryBankDetailsChanged']),
 	events('quota', ['quotaBelowThreshold']),
 	{ ...maskBankDetailsOption, default: true, displayOptions: { show: on('beneficiaries') } },
-	...watchedProperties(on('beneficiaries'), on('quota'), { ...on('quota'), events: ['quotaBelowThreshold'] }),
+	watch('beneficiaries', [
+		{ name: 'One Account', value: 'one', description: 'Your own account, or one customer (Options > Customer ID)' },
+		{
+			name: 'Many Customers',
+			value: 'many',
+			description: `Up to ${MAX_SET_SIZE} customers in one trigger, each with its own baseline`,
+		},
+	]),
+	watch('quota', [
+		{ name: 'One Subject', value: 'one', description: 'One accumulation method, ID and currency' },
+		{
+			name: 'Many Subjects',
+			value: 'many',
+			description: `Up to ${MAX_SET_SIZE} quota subjects in one trigger, each with its own threshold and baseline`,
+		},
+	]),
+	...setEntryProperties(SET_PARAMETERS.customers, on('beneficiaries', 'many'), {
+		noun: 'Customer',
+		perLine: 'One customer ID a line',
+		rowValues: [{ displayName: 'Customer ID', name: 'customerId', type: 'string', default: '' }],
+		textPlaceholder: 'CUST_0001\nCUST_0002',
+		textFormat: '',
+	}),
+	filtersCollection({ show: on('beneficiaries') }),
+	optionsCollection({ show: on('beneficiaries', 'one') }, [
+		accessTokenOption('the accessToken body field'),
+		customerIdOption,
+		timeoutOption,
+	]),
+	optionsCollection({ show: on('beneficiaries', 'many') }, [
+		accessTokenOption('the accessToken body field'),
+		timeoutOption,
+	]),
+	...quotaFields(on('quota', 'one')),
+	...setEntryProperties(SET_PARAMETERS.quota, on('quota', 'many'), {
+		noun: 'Subject',
+		perLine: 'One subject a line',
+		rowValues: [
+			// Inside a row, Trade Type is shown when the row's method needs it.
+			...quotaFields({}).map(({ displayOptions, ...field }) => {
+				const needs = (displayOptions?.show as Show | undefined)?.quotaAccumulationMethod;
+				return needs ? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs } } } : field;
+			}),
+			{
+				displayName: 'Threshold',
+				name: 'threshold',
+				type: 'string',
+				default: '',
+				placeholder: '10000',
+				description:
+					"For Quota Below Threshold: this subject's own threshold, in major units; empty means the Threshold below",
+			},
+		],
+		textPlaceholder: 'USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS',
+		textFormat:
+			': method, ID, currency, the trade type for BENEFICIARY, and optionally its own threshold, separated by commas, semicolons or tabs',
+	}),
+	{
+		displayName: 'Threshold',
+		name: 'threshold',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		required: true,
+		default: 10000,
+		displayOptions: { show: { ...on('quota'), events: ['quotaBelowThreshold'] } },
+		description:
+			'In major units of the currency (10000 USD, not cents): the event fires when the quota falls below it. With many subjects, for each subject that gives no threshold of its own.',
+	},
+	optionsCollection({ show: on('quota') }, [
+		accessTokenOption('the Access-Token header'),
+		connectedAccountIdOption,
+		timeoutOption,
+	]),
 ];

@@ -8,15 +8,12 @@ import { maskAccount } from '../shared/core/redaction';
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
 import { ACCUMULATION_ID, refuseEmptyExpression } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
-import { checkSet, quotaEntryValues, quotaRowFields, SET_PARAMETERS } from './enteredSet';
+import { checkSet, enteredEntries, quotaEntryValues, quotaRowFields, SET_PARAMETERS } from './enteredSet';
 import { quotaEvents, readQuotaState, type QuotaState } from './quotaState';
 import { questionDigest } from './savedState';
-import { enteredEntries, keyOf, type Context, type WatchedEntry } from './watchedEntry';
+import { keyOf, type Context, type WatchedEntry } from './watchedEntry';
 
-/**
- * The Threshold as a number of at least 0 (a number in a string, "10000", is that number). An empty
- * string, text or a negative number is refused, never read as 0, an alert that could never fire.
- */
+/** The Threshold as a number of at least 0 ("10000" too); empty, text or negative is refused, never read as 0. */
 function readThreshold(raw: unknown): number {
 	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() ? Number(raw) : Number.NaN;
 	if (Number.isFinite(value) && value >= 0) return value;
@@ -31,15 +28,12 @@ const subjectOf = (request: QuotaRequest, id = request.quotaAccumulationId) =>
 export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context): WatchedEntry[] {
 	const { options, wanted, many } = context;
 	const below = wanted.has('quotaBelowThreshold');
-	const thresholdParameter = fn.getNodeParameter('threshold', '');
-	const defaultThreshold = below ? readThreshold(thresholdParameter) : 0;
-	type Subject = { request: QuotaRequest; threshold: number };
-	let subjects: Array<{ where: string; value: Subject }>;
+	const defaultThreshold = below ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
+	let subjects: Array<{ where: string; value: { request: QuotaRequest; threshold: number } }>;
 	if (many) {
-		const entered = enteredEntries(fn, SET_PARAMETERS.quota, quotaRowFields);
 		subjects = checkSet(
 			'subjects',
-			entered,
+			enteredEntries(fn, SET_PARAMETERS.quota, quotaRowFields),
 			(entry) => {
 				const { values, threshold } = quotaEntryValues(entry);
 				const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
@@ -62,8 +56,7 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 		const key = keyOf(session, { quota: request, connectedAccountId: connected }, question.accessToken);
 		const id = request.quotaAccumulationId;
 		const naming = { subject: subjectOf(request) };
-		// A receiving account's ID is a bank account: named by its last four in messages (an item keeps
-		// it whole: a workflow routes on it).
+		// A receiving account's ID is a bank account: by its last four in messages, whole in items (a workflow routes on it).
 		const masked = isMaskedField('quotaAccumulationId', { ...request });
 		return {
 			key,

@@ -1,7 +1,4 @@
-/**
- * The quota events' saved state and the rule that decides an alert (framework-free): the last
- * poll's amount, whether it was below the threshold, and the threshold it was judged by.
- */
+/** The quota events' saved state and the rule that decides an alert. */
 import type { QuotaEvent } from './events';
 import { finite, flag, headerProblem, shaped, type StateReading } from './savedState';
 
@@ -12,24 +9,14 @@ export interface QuotaState {
 	version: typeof QUOTA_STATE_VERSION;
 	kind: 'quota';
 	question: string;
-	/** The available quota at the last poll, in major units. */
+	/** The last poll's, in major units. */
 	amount: number;
-	/** Whether it was below the threshold at the last poll. */
 	below: boolean;
+	/** The one `below` was judged by: another is newly watched. */
 	threshold: number;
 }
 
-/**
- * The events of `wanted` this poll's quota is, and the state after it.
- *
- * Below threshold fires on the first poll that finds the quota below (a baseline already below
- * fires too), and again only after a poll found it at or above. When the state may lack a poll's
- * finding (`wholeHistory` false: pollMemory.ts), a re-arming may have been lost, so a quota below
- * fires again: at least once, never missed. A threshold the state was not judged by (edited, or
- * the event newly picked) is newly watched, as at an activation.
- *
- * Changed fires when the amount differs from the last poll's. With both wanted, one poll may be both.
- */
+/** Without `wholeHistory` a re-arming may have been lost, so a quota still below fires again: never missed. */
 export function quotaEvents(
 	wanted: ReadonlySet<string>,
 	state: QuotaState | undefined,

@@ -1,8 +1,4 @@
-/**
- * What every saved trigger state shares (framework-free): the question's fingerprint, and how a
- * saved state is read back. Static data can be edited or imported, so a state is used only after
- * its header and shape are checked; anything else starts anew, with a warning (store.ts, pollPhases.ts).
- */
+/** What saved states share. Static data can be edited or imported: only a checked state is used, else a baseline. */
 import { canonical } from '../shared/core/api/identity';
 import { sha256Base64 } from '../shared/core/sha256';
 
@@ -26,7 +22,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A check of a saved value. */
 export type Check = (value: unknown) => boolean;
 export const wholeNumber = (n: unknown, max = Number.MAX_SAFE_INTEGER): n is number =>
 	typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= max;
@@ -36,14 +31,15 @@ export const finite: Check = (value) => typeof value === 'number' && Number.isFi
 export function optional(ok: Check): Check {
 	return (value) => value === undefined || ok(value);
 }
-/** A record whose fields pass their checks. */
 export function shaped(fields: Record<string, Check>): Check {
 	return (value) => isRecord(value) && Object.entries(fields).every(([name, ok]) => ok(value[name]));
 }
-/** A record whose every value passes `ok`. */
 export function every(ok: Check): Check {
 	return (value) => isRecord(value) && Object.values(value).every(ok);
 }
+
+/** Names a version only if it is a number: a saved value is never quoted whole (it could be a bank account). */
+export const unknownVersion = (v: unknown) => `it has an unknown version (${typeof v === 'number' ? v : typeof v})`;
 
 /** A saved state read back: none (nothing saved: a baseline), or a `problem` (a warning, then a baseline). */
 export type StateReading<S> = { state?: S; problem?: string };
@@ -58,7 +54,7 @@ export function headerProblem(
 	if (saved === undefined || saved === null) return '';
 	if (!isRecord(saved)) return `it is ${Array.isArray(saved) ? 'a list' : typeof saved}, not a state`;
 	if (saved.kind !== kind) return 'it is of no known kind';
-	if (saved.version !== version) return `it has an unknown version (${JSON.stringify(saved.version) ?? 'none'})`;
+	if (saved.version !== version) return unknownVersion(saved.version);
 	if (saved.question !== question) return 'it was saved for another question';
 	return undefined;
 }

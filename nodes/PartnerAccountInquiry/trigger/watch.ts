@@ -1,8 +1,4 @@
-/**
- * What a trigger watches, from its parameters: the events picked, and the entries (one quota
- * subject or customer, or a set of them), each with how it is read, compared with its saved state
- * and named. One subject is a set of one: the poll (poll.ts) does the same for either.
- */
+/** What a trigger watches, from its parameters: the events picked and the entries (one subject is a set of one). */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { ValidationError } from '../shared/core/errors';
@@ -11,19 +7,17 @@ import { listBeneficiaries, listedFor, listingQuestion, OWNER_FIELD } from '../s
 import { maskBankDetailsOption, readBoolean, refuseEmptyAccountExpressions } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 import { baseline, comparedWith, readBeneficiaryState } from './beneficiaryDiff';
-import { checkSet, SET_PARAMETERS } from './enteredSet';
+import { checkSet, enteredEntries, SET_PARAMETERS } from './enteredSet';
 import { eventOptions, type Family, type TriggerEvent } from './events';
 import { listCost } from './pollPlan';
 import { quotaEntries } from './quotaEntries';
-import { enteredEntries, keyOf, type Context, type WatchedEntry } from './watchedEntry';
+import { keyOf, type Context, type WatchedEntry } from './watchedEntry';
 
 /** "Fetch Test Event" shows this many current beneficiaries. */
 const SAMPLE_SIZE = 3;
 
-/** What a trigger watches: its family, the events picked, whether a set (Watch Many), and the entries. */
-export type Watch = { family: Family; events: ReadonlySet<TriggerEvent>; many: boolean; entries: WatchedEntry[] };
+export type Watch = { family: Family; many: boolean; entries: WatchedEntry[] };
 
-/** The events picked, all of one family. */
 function eventsOf(fn: IPollFunctions): { family: Family; events: TriggerEvent[] } {
 	const family = fn.getNodeParameter('triggerOn') as Family;
 	const picked = [fn.getNodeParameter('events', [])].flat() as string[];
@@ -50,7 +44,7 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 		family === 'quota'
 			? quotaEntries(fn, session, { options, wanted, many })
 			: beneficiaryEntries(fn, session, { options, wanted, many, shown });
-	return { family, events: wanted as ReadonlySet<TriggerEvent>, many, entries };
+	return { family, many, entries };
 }
 
 function beneficiaryEntries(
@@ -82,8 +76,7 @@ function beneficiaryEntries(
 		for (const field of ['pageSize', 'pageNumber', 'accessToken']) delete list[field];
 		const key = keyOf(session, { list }, question.request.accessToken);
 		const owner = { [OWNER_FIELD]: listedFor(question.request) };
-		// The saved state this poll compares with, read before the read: a first read that is the saved
-		// list as it was needs no confirming read.
+		// Read before the read: a first read that is the saved list as it was needs no confirming read.
 		let compared: ReturnType<typeof comparedWith> | undefined;
 		return {
 			key,

@@ -1,13 +1,8 @@
-/**
- * The trigger's saved state (framework-free), for one subject or a thousand: per entry, keyed by
- * the request it sends (watchedEntry.ts keyOf), its own state (quotaState.ts, beneficiaryState.ts),
- * the poll it was last read at, its list's size and its failure episode (failures.ts); for the
- * set, episodes that ended unreported, what the last poll did and how fast requests went.
- */
+/** The trigger's saved state (framework-free): per entry, keyed by the request it sends, its record; for the set, what the last poll did. */
 import { isEndedFailure, isFailure, type EndedFailure, type Failure } from './failures';
 import type { Family } from './events';
 import type { Pace } from './pollPlan';
-import { every, finite, flag, isRecord, optional, shaped, wholeNumber, type Check } from './savedState';
+import { every, finite, flag, isRecord, optional, shaped, unknownVersion, wholeNumber, type Check } from './savedState';
 
 export const WATCH_STATE_VERSION = 3;
 
@@ -16,24 +11,23 @@ export const WATCH_STATE_VERSION = 3;
  * found the saved state as it was; `doubt`: its state may lack a finding n8n did not save (a quota
  * below alerts again: quotaState.ts).
  */
-export interface EntryRecord {
+export type EntryRecord = {
 	state?: unknown;
 	readAt: number;
 	failure?: Failure;
 	pages?: number;
 	unchanged?: boolean;
 	doubt?: boolean;
-}
+};
 
 export interface WatchState {
 	version: typeof WATCH_STATE_VERSION;
 	kind: 'watch';
 	family: Family;
-	/** Polls that read the set so far: what `readAt` counts in. */
+	/** Polls so far: what `readAt` counts in. */
 	turn: number;
 	entries: Record<string, EntryRecord>;
 	ended: Record<string, EndedFailure>;
-	/** What the last poll did: never two reports in a row. */
 	last: 'quiet' | 'emitted' | 'reported';
 	pace?: Pace;
 }
@@ -60,18 +54,14 @@ const PARTS: Record<string, Check> = {
 	pace: optional(shaped({ roundTripMs: positive, msPerRequest: positive })),
 };
 
-/**
- * The saved state: a fresh one when there is none or it is the other family's (Trigger On was
- * switched), or with the `problem` that makes it unusable (damage, an unknown version): a warning,
- * then a fresh one.
- */
+/** The saved state: fresh when there is none or it is the other family's (Trigger On switched), or a `problem` (a warning, then fresh). */
 export function readWatchState(saved: unknown, family: Family): { state: WatchState; problem?: string } {
 	const fresh = emptyState(family);
 	if (saved === undefined || saved === null) return { state: fresh };
 	if (!isRecord(saved)) return { state: fresh, problem: `it is ${Array.isArray(saved) ? 'a list' : typeof saved}` };
 	if (saved.kind !== 'watch') return { state: fresh, problem: 'it is of no known kind' };
 	if (saved.version !== WATCH_STATE_VERSION) {
-		return { state: fresh, problem: `it has an unknown version (${JSON.stringify(saved.version) ?? 'none'})` };
+		return { state: fresh, problem: unknownVersion(saved.version) };
 	}
 	if (saved.family !== family) return { state: fresh };
 	const bad = Object.keys(PARTS).find((part) => !PARTS[part](saved[part]));
