@@ -28,13 +28,9 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
-	/** Assigned per object: n8n makes one node type object per process, and this memory is that process's. */
-	poll: (this: IPollFunctions) => Promise<INodeExecutionData[][] | null>;
-
-	constructor() {
-		const memory = new PollMemory();
-		this.poll = async function (this: IPollFunctions) {
+	/** Per object: n8n makes one node type object per process, and this memory is that process's. */
+	poll = ((memory: PollMemory) =>
+		async function (this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 			return await pollTrigger(this, memory);
-		};
-	}
+		})(new PollMemory());
 }

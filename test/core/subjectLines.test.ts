@@ -1,5 +1,4 @@
 import { maskSubjectsText, pastedEntries } from '../../nodes/PartnerAccountInquiry/shared/core/subjectLines';
-import { entriesOfText } from '../../nodes/PartnerAccountInquiry/trigger/enteredSet';
 
 describe('pastedEntries: the one reading of a pasted set line', () => {
 	it('one entry a line, fields trimmed, by comma, semicolon or tab; blank lines and # comments are none', () => {
@@ -18,13 +17,6 @@ describe('pastedEntries: the one reading of a pasted set line', () => {
 			expect(spans.map(([start, end]) => text.slice(start, end))).toEqual(fields);
 		}
 		expect(pastedEntries(text)[1].fields).toEqual(['VIRTUAL_ACCOUNT', 'VA-0099', '', 'EUR']);
-	});
-
-	it("is the trigger's reading: entriesOfText gives the same lines and fields", () => {
-		const text = 'USER_ID, U-1001, USD\n# comment\n\tRECEIVING_ACCOUNT\t1234567\nCUST_1; CUST_2';
-		expect(entriesOfText(text)).toEqual(
-			pastedEntries(text).map(({ line, fields }) => ({ where: `line ${line}`, fields })),
-		);
 	});
 });
 

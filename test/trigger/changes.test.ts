@@ -215,6 +215,9 @@ describe('reading a saved state back', () => {
 			'it has an unknown version (string)',
 		);
 		expect(readWatchState({ kind: 'watch', version: 2 }, 'quota').problem).toBe('it has an unknown version (2)');
+		expect(readWatchState({ kind: 'watch', version: 6016133192681 }, 'quota').problem).toBe(
+			'it has an unknown version (number)',
+		);
 	});
 	it('a quota state is checked field by field', () => {
 		const state = quotaEvent('quotaBelowThreshold', undefined, 'q', 5, 10, true).next;

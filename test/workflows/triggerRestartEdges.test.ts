@@ -403,3 +403,28 @@ describe('durable cursors: a failure episode after a reactivation and a restart 
 		expect(events(seen)).toEqual([]);
 	});
 });
+
+/**
+ * A second hostile review: a poll record damaged while the workflow was inactive, then an
+ * activation and an n8n restart before its next poll (durable cursors: the activation's poll is not
+ * saved). The damaged record made the trigger ignore the activation's count, so the state of the
+ * earlier activation came through: what changed while inactive was reported.
+ */
+describe('durable cursors: a damaged poll record never lets the state of an earlier activation through', () => {
+	it.each(['one', 'set'] as const)(
+		'%s: changed while inactive, record damaged, activated, restarted: nothing reported',
+		async (shape) => {
+			const n8n = app(customerTrigger(shape, ['beneficiaryAdded', 'beneficiaryRemoved']), 'durable');
+			await n8n.activate();
+			for (let i = 0; i < 2; i++) expect(refsOf(await n8n.poll())).toEqual([]);
+			n8n.deactivate();
+			small().splice(1, 1);
+			bind('CUST_SMALL', 'REF-INACTIVE');
+			n8n.editSaved((data) => void (data.pollRecord = { version: 1, born: 'x' }));
+			const seen = show(await n8n.activate());
+			seen.push(...show(await n8n.restart()));
+			for (let i = 0; i < 2; i++) seen.push(...show(await n8n.poll()));
+			expect(seen).toEqual([]);
+		},
+	);
+});

@@ -21,11 +21,6 @@ export const SET_PARAMETERS = {
 	customers: { entry: 'customersEntry', rows: 'customers', row: 'customer', text: 'customersText' },
 } as const satisfies Record<string, SetParameters>;
 
-/** Parsed by subjectLines.ts, as maskSubjectsText parses it, so an error masks exactly what was read. */
-export function entriesOfText(text: string): EnteredEntry[] {
-	return pastedEntries(text).map(({ line, fields }) => ({ where: `line ${line}`, fields }));
-}
-
 /** A quota subject's row, in the order a pasted line gives its fields, then its threshold. */
 export function quotaRowFields(row: Record<string, unknown>): string[] {
 	const fields = quotaFieldsFor(row[QUOTA_SUBJECT_FIELDS[0].name]).map((rule) => row[rule.name]);
@@ -98,7 +93,12 @@ export function checkSet<T>(
 /** The entries of a set as entered: rows of a fixed collection, or pasted text (one entry a line). */
 export function enteredEntries(fn: IPollFunctions, names: SetParameters, fieldsOf: (row: IDataObject) => string[]) {
 	const text = fn.getNodeParameter(names.entry, 'rows') === 'text';
-	if (text) return entriesOfText(String(fn.getNodeParameter(names.text, '')));
+	// Read by subjectLines.ts, as maskSubjectsText reads it, so an error masks exactly what was read.
+	if (text)
+		return pastedEntries(String(fn.getNodeParameter(names.text, ''))).map(({ line, fields }) => ({
+			where: `line ${line}`,
+			fields,
+		}));
 	const rows = [(fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row] ?? []].flat() as IDataObject[];
 	return rows.map((row, i) => ({ where: `row ${i + 1}`, fields: fieldsOf(row) }));
 }

@@ -62,11 +62,8 @@ export function reportError(pending: Pending[], watched: number, nowMs: number):
 function detail(failure: Failure): string {
 	const unsettled = failure.unsettled !== undefined ? ` (at each of the last ${failure.unsettled} polls)` : '';
 	const when = failure.backoff ? `; asked again at the first poll from ${isoSeconds(failure.backoff.nextPollAt)}` : '';
-	const support =
-		stageOf(failure) === 'support'
-			? `; every one of its ${UNKNOWN_REPEATS} repeats was answered U: contact technical support`
-			: '';
-	return `${unsettled}${when}${support}`;
+	const support = `; every one of its ${UNKNOWN_REPEATS} repeats was answered U: contact technical support`;
+	return `${unsettled}${when}${stageOf(failure) === 'support' ? support : ''}`;
 }
 
 /** What one entry's report says the trigger does next. */

@@ -38,8 +38,8 @@ export function every(ok: Check): Check {
 	return (value) => isRecord(value) && Object.values(value).every(ok);
 }
 
-/** Names a version only if it is a number: a saved value is never quoted whole (it could be a bank account). */
-export const unknownVersion = (v: unknown) => `it has an unknown version (${typeof v === 'number' ? v : typeof v})`;
+/** Names a version only if it is a small number: a saved value is never quoted whole (it could be a bank account). */
+export const unknownVersion = (v: unknown) => `it has an unknown version (${wholeNumber(v, 999) ? v : typeof v})`;
 
 /** A saved state read back: none (nothing saved: a baseline), or a `problem` (a warning, then a baseline). */
 export type StateReading<S> = { state?: S; problem?: string };

@@ -8,7 +8,14 @@ import * as n8nWorkflow from 'n8n-workflow';
 import { UnsavedWorkflowError } from '../shared/core/errors';
 
 import { NODE_DATA_KEYS, type Carried, type PollMemory } from './pollMemory';
-import { activationRun, markWrite, nextRecord, readPollRecord, recordActivation, savedMark } from './pollRecord';
+import {
+	activationRun,
+	markWrite,
+	nextRecord,
+	readPollRecord,
+	recordActivation,
+	savedMark as mark,
+} from './pollRecord';
 import { N8N_DEFAULT_POLL_BUDGET_MS } from './pollPlan';
 import type { Watch } from './watch';
 import { readWatchState, type WatchState } from './watchState';
@@ -76,8 +83,8 @@ export function openStore(
 	const damage = reading.problem ? memory.damagedRecord(node, staticData.pollRecord) : undefined;
 	if (damage?.news) warn(fn, reading.problem as string, 'it is started anew');
 	if (damage) delete staticData.pollRecord;
-	const activated = damage ? undefined : activationRun(global, id);
-	const carried: Carried = memory.carryOn(node, reading.state, staticData, activated, savedMark(global, id));
+	// A damaged record names no run; the last activation's count still decides, so an older state never gets through.
+	const carried: Carried = memory.carryOn(node, reading.state, staticData, activationRun(global, id), mark(global, id));
 	if (carried.fresh) {
 		for (const key of NODE_DATA_KEYS) delete staticData[key];
 	} else if (carried.adopt) {
