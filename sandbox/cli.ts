@@ -98,14 +98,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
 	out(readSandboxKey('gateway-public.pem').trim());
 	out(`Or as a file for n8n import:credentials: npm run sandbox -- --write-credential cred.json --port ${sim.port}`);
 	out();
-	out('Customer IDs to try (Options > Customer ID): CUST_LARGE (320), CUST_SMALL (5, non-ASCII names),');
+	out('Customer IDs to try (Customer ID): CUST_LARGE (320), CUST_SMALL (5, non-ASCII names),');
 	out('CUST_EMPTY, CUST_BENCH (10,000), or none for your own 12. CUST_UNKNOWN, CUST_RATE_LIMITED,');
 	out('CUST_PROCESS_FAIL and CUST_SYSTEM_ERROR answer with those codes; any other ID: USER_NOT_EXIST.');
-	out('CUST_FIVE: 250 beneficiaries (5 pages of 50).');
+	out('CUST_FIVE: 250 beneficiaries (5 pages of 50). CUST_NO_REF: 3 bound without a Reference Beneficiary ID.');
 	out('Quota subjects (Accumulation Method: ID, its available quota or the code it answers);');
 	out('any other ID: ACCOUNT_NOT_EXIST.');
 	for (const line of quotaLines()) out(line);
 	out();
+	out('Every trigger event and failure, one call each (payees, quotas, faults): docs/simulator.md');
 	out('Press Ctrl+C to stop.');
 	return { simulator: sim };
 }

@@ -4,6 +4,8 @@
  * - (none)        the partner's own account: 12 beneficiaries
  * - CUST_LARGE    320 beneficiaries (7 pages of 50), every asset and relation type
  * - CUST_SMALL    5 beneficiaries, non-ASCII names; its account does not support KRW
+ * - CUST_NO_REF   3 beneficiaries bound without a Reference Beneficiary ID (each known by its token:
+ *                 new bank details make it another entry, the trigger's possible bank change)
  * - CUST_EMPTY    no beneficiaries
  * - CUST_BENCH    10,000 beneficiaries (200 pages), for the benchmark
  * - CUST_FIVE     250 beneficiaries (5 pages of 50), for the benchmark's many-listings row; CUST_FIVE_0
@@ -124,6 +126,10 @@ export function createCustomers(): Map<string, Customer> {
 		]),
 		unsupportedCurrencies: ['KRW'],
 	});
+	customers.set('CUST_NO_REF', {
+		beneficiaries: withoutReferences(makeBeneficiaries('NOREF', 3, 23)),
+		unsupportedCurrencies: [],
+	});
 	customers.set('CUST_EMPTY', { beneficiaries: [], unsupportedCurrencies: [] });
 	customers.set('CUST_TWICE', { beneficiaries: listedTwice(), unsupportedCurrencies: [] });
 	customers.set('10005678', { beneficiaries: makeBeneficiaries('NUMA', 2, 17), unsupportedCurrencies: [] });
@@ -154,6 +160,12 @@ export function createCustomers(): Map<string, Customer> {
 		});
 	}
 	return customers;
+}
+
+/** The list with every reference ID taken away, as payees bound without one are listed. */
+function withoutReferences(list: Beneficiary[]): Beneficiary[] {
+	for (const beneficiary of list) delete (beneficiary as Partial<Beneficiary>).referenceBeneficiaryId;
+	return list;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 import type { Accounts } from './accounts';
 import type { FaultBook, FaultRule } from './faultRules';
-import { struck } from './faults';
+import { FAULTS, struck } from './faults';
 import type { RequestGate } from './gate';
 import { LIST_PATH, listBeneficiaries } from './list';
 import { QUOTA_PATH, availableQuota } from './quota';
@@ -188,41 +188,73 @@ function admin(
 		for (const entry of requests) if (entry.fault) byFault[entry.fault] = (byFault[entry.fault] ?? 0) + 1;
 		return reply(200, { requests: requests.length, faults: byFault });
 	}
-	if (req.method === 'POST' && url.pathname === `${basePath}/__admin/add-beneficiary`) {
-		// For the real-app trigger test: binds a new beneficiary to a customer, as a user would.
-		const { customerId = 'CUST_SMALL', referenceBeneficiaryId } = JSON.parse(raw.toString() || '{}');
-		const list = sim.beneficiaries(String(customerId));
-		const n = list.length + 1;
-		const reference = String(referenceBeneficiaryId ?? `REF-BOUND-${n}`);
-		const added = {
-			...list[0],
-			beneficiaryToken: Buffer.from(`token:${reference}`).toString('base64'),
-			referenceBeneficiaryId: reference,
-			beneficiaryNick: `Newly bound ${n}`,
-		};
-		list.push(added);
-		return reply(200, added);
-	}
 	if (!(req.method === 'POST' && url.pathname.startsWith(`${basePath}/__admin/`))) return false;
-	// For the real-app trigger checks: what a user or the bank does to the account meanwhile.
-	const body = JSON.parse(raw.toString() || '{}') as Record<string, unknown>;
+	// What a user or the bank does to the accounts meanwhile, and the faults: for the real-app
+	// trigger checks and by hand (docs/simulator.md). A mistake is a 400 naming the field.
 	const action = url.pathname.slice(`${basePath}/__admin/`.length);
 	try {
-		if (action === 'change-bank-details')
-			return reply(200, sim.changeBankDetails(String(body.customerId ?? ''), String(body.referenceBeneficiaryId)));
-		if (action === 'remove-beneficiary') {
-			const which = {
-				referenceBeneficiaryId:
-					body.referenceBeneficiaryId === undefined ? undefined : String(body.referenceBeneficiaryId),
-				beneficiaryToken: body.beneficiaryToken === undefined ? undefined : String(body.beneficiaryToken),
+		const body = parsedObject(raw);
+		if (!body) throw new Error('the body is not a JSON object: send one, as -d \'{"customerId":"CUST_SMALL"}\'');
+		const text = (field: string): string | undefined => (body[field] === undefined ? undefined : String(body[field]));
+		const which = {
+			referenceBeneficiaryId: text('referenceBeneficiaryId'),
+			beneficiaryToken: text('beneficiaryToken'),
+		};
+		if (action === 'add-beneficiary') {
+			// Binds a new beneficiary to a customer (CUST_SMALL by default), as a user would.
+			const list = sim.beneficiaries(text('customerId') ?? 'CUST_SMALL');
+			const n = list.length + 1;
+			const reference = text('referenceBeneficiaryId') ?? `REF-BOUND-${n}`;
+			const added = {
+				...list[0],
+				beneficiaryToken: Buffer.from(`token:${reference}`).toString('base64'),
+				referenceBeneficiaryId: reference,
+				beneficiaryNick: `Newly bound ${n}`,
 			};
-			return reply(200, sim.removeBeneficiary(String(body.customerId ?? ''), which));
+			list.push(added);
+			return reply(200, added);
 		}
+		if (action === 'change-bank-details') return reply(200, sim.changeBankDetails(text('customerId') ?? '', which));
+		if (action === 'change-beneficiary') {
+			const set = body.set;
+			if (typeof set !== 'object' || set === null || Array.isArray(set))
+				throw new Error('set is required: the fields to change, as "set":{"beneficiaryNick":"Renamed"}');
+			return reply(200, sim.changeBeneficiary(text('customerId') ?? '', which, set as Record<string, unknown>));
+		}
+		if (action === 'remove-beneficiary') return reply(200, sim.removeBeneficiary(text('customerId') ?? '', which));
 		if (action === 'set-quota') {
-			sim.setQuota(String(body.method), String(body.id), body.value as string, body.currency as string | undefined);
-			return reply(200, { ok: true });
+			const method = text('method');
+			if (method === undefined)
+				throw new Error('method is required: USER_ID, RECEIVING_ACCOUNT, VIRTUAL_ACCOUNT or BENEFICIARY');
+			const tradeType = text('tradeType');
+			if (tradeType !== undefined && (method !== 'BENEFICIARY' || !['GOODS', 'SERVICE'].includes(tradeType)))
+				throw new Error(`tradeType "${tradeType}" is only for method BENEFICIARY, as GOODS or SERVICE`);
+			const id = text('id') ?? '';
+			if (method === 'BENEFICIARY' && tradeType === undefined && !/:(GOODS|SERVICE)$/.test(id))
+				throw new Error('tradeType is required for method BENEFICIARY: GOODS or SERVICE');
+			const key = tradeType === undefined ? id : `${id}:${tradeType}`;
+			// A managed customer's quota (the Connected-AccountId it is asked with) is its own.
+			const account = text('connectedAccountId');
+			const quota = sim.setQuota(
+				method,
+				account ? `${account}/${key}` : key,
+				body.value as string | number | undefined,
+				body.currency as string | undefined,
+			);
+			return reply(200, {
+				ok: true,
+				method,
+				id,
+				...(tradeType ? { tradeType } : {}),
+				...(account ? { connectedAccountId: account } : {}),
+				...quota,
+			});
 		}
 		if (action === 'add-fault') {
+			if (!Object.hasOwn(FAULTS, String(body.fault)))
+				throw new Error(
+					`fault ${JSON.stringify(body.fault)} is not in the catalogue: give one of ${Object.keys(FAULTS).join(', ')}`,
+				);
 			sim.addFault(body as unknown as FaultRule);
 			return reply(200, { ok: true });
 		}
@@ -234,4 +266,17 @@ function admin(
 	} catch (error) {
 		return reply(400, { error: (error as Error).message });
 	}
+}
+
+/** The admin body: a JSON object (none: an empty one), or undefined when it is not one. */
+function parsedObject(raw: Buffer): Record<string, unknown> | undefined {
+	let value: unknown;
+	try {
+		value = JSON.parse(raw.toString() || '{}');
+	} catch {
+		return undefined;
+	}
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
 }

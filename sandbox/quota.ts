@@ -49,7 +49,7 @@ export function availableQuota(
 		return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: 'Connected account does not exist' } };
 	}
 	const key = method === 'BENEFICIARY' ? `${id}:${body.tradeType}` : id;
-	const record = accounts.quota(method, key);
+	const record = accounts.quota(method, customerId ? `${customerId}/${key}` : key);
 	if (!record) return { answer: { status: 'F', code: 'ACCOUNT_NOT_EXIST', message: `No ${method} ${id}` } };
 	if ('code' in record) return { answer: { status: record.status, code: record.code, message: record.message } };
 	if (record.currency !== currency) {

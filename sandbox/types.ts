@@ -2,7 +2,8 @@
  * The simulator's shapes: what a test starts it with (SimulatorOptions), what it hands back
  * (Simulator), what it logs of each request, and the answer on its way from an endpoint to the wire.
  */
-import type { Beneficiary } from './data';
+import type { Which } from './accounts';
+import type { Beneficiary, QuotaRecord } from './data';
 import type { FaultRule } from './faultRules';
 import type { FaultKind } from './faults';
 
@@ -68,19 +69,24 @@ export interface Simulator {
 	setLatency(ms: number): void;
 	/** The account's beneficiaries now (a live list: the next answers show what is done to it). */
 	beneficiaries(customerId: string): Beneficiary[];
-	/** Moves a quota: the next answers for that method and ID carry this value (minor units). */
-	setQuota(method: string, id: string, value: string | number, currency?: string): void;
 	/**
-	 * New bank details for the beneficiary with this reference ID, as a bank-account swap makes
-	 * them: a new account number (and IBAN, where it had one) and so a new beneficiary token (spec
-	 * 2.3: the token is ciphertext of the bank details); its reference ID stays. Returns it.
+	 * Moves a quota: the next answers for that method and ID (for BENEFICIARY "<id>:<tradeType>")
+	 * carry this value (minor units). What is omitted keeps its value: without `currency`, the
+	 * subject's own (USD for a subject that holds none). Throws, naming the field, for a method,
+	 * value or currency the gateway could not answer with. Returns the quota as it now stands.
 	 */
-	changeBankDetails(customerId: string, referenceBeneficiaryId: string): Beneficiary;
+	setQuota(method: string, id: string, value?: string | number, currency?: string): QuotaRecord;
+	/**
+	 * New bank details for the beneficiary with this reference ID (or `which`: its token, for one
+	 * bound without), as a bank-account swap makes them: a new account number (and IBAN, where it
+	 * had one) and so a new beneficiary token (spec 2.3: the token is ciphertext of the bank
+	 * details); its reference ID stays. Returns it.
+	 */
+	changeBankDetails(customerId: string, which: string | Which): Beneficiary;
+	/** Sets fields other than the bank details and the reference ID (a nickname, a status) of one beneficiary; returns it. */
+	changeBeneficiary(customerId: string, which: Which, fields: Record<string, unknown>): Beneficiary;
 	/** Unbinds one beneficiary of the customer, by its reference ID or its token; returns it (throws when none matches). */
-	removeBeneficiary(
-		customerId: string,
-		which: { referenceBeneficiaryId?: string; beneficiaryToken?: string },
-	): Beneficiary;
+	removeBeneficiary(customerId: string, which: Which): Beneficiary;
 	/**
 	 * Lists the beneficiary at `index` once more, right after it, with `fields` changed: bound
 	 * again under another nickname, or in another currency (the same reference ID and token).
