@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -8,16 +7,18 @@ import type {
 } from 'n8n-workflow';
 
 import { CLIENT_ID, KEY_VERSION, NUMBER_OPTIONS } from '../nodes/PartnerAccountInquiry/shared/core/api/fields';
-import { GATEWAYS, PATHS } from '../nodes/PartnerAccountInquiry/shared/core/api/gateway';
-import { RESULT_CODES } from '../nodes/PartnerAccountInquiry/shared/core/api/resultCodes';
+import { GATEWAYS } from '../nodes/PartnerAccountInquiry/shared/core/api/gateway';
 import { fieldProperty } from '../nodes/PartnerAccountInquiry/shared/properties';
 import { signRequestOptions } from '../nodes/PartnerAccountInquiry/shared/transport/authenticate';
 
-/** The result codes that say the credential itself is wrong. */
-const CREDENTIAL_RESULT_CODES = ['INVALID_SIGNATURE', 'INVALID_CLIENT', 'OAUTH_FAIL', 'INVALID_API'] as const;
-
 const defaultTolerance = NUMBER_OPTIONS.responseTimeToleranceSeconds.default;
 
+/**
+ * Its Test is no `test` request here: n8n's declarative test sees only a parsed body, so it could
+ * not verify the answer's signature (a wrong Service Public Key passed). Both nodes name a
+ * programmatic test instead (`testedBy`: shared/transport/credentialTest.ts), which n8n uses only
+ * while the credential has no `test`.
+ */
 export class PartnerAccountInquiryApi implements ICredentialType {
 	name = 'partnerAccountInquiryApi';
 
@@ -49,11 +50,11 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			default: '',
-			placeholder: 'https://sandbox-gateway.example.com',
+			placeholder: 'e.g. https://sandbox-gateway.example.com',
 			required: true,
 			displayOptions: { show: { environment: ['custom'] } },
 			description:
-				'Scheme, host and optional path of the gateway (a path is part of what is signed). Must be https, except for a simulator on this machine (127.0.0.1 or localhost).',
+				'The gateway address with an optional path. Must be https, except for a simulator on this machine (127.0.0.1 or localhost).',
 		},
 		fieldProperty(CLIENT_ID, { required: true }),
 		{
@@ -63,7 +64,7 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			typeOptions: { password: true, rows: 6 },
 			default: '',
 			required: true,
-			placeholder: '-----BEGIN PRIVATE KEY----- ...',
+			placeholder: 'e.g. -----BEGIN PRIVATE KEY----- ...',
 			description:
 				'Your RSA private key (2048 bits or more) that signs every request: PEM or bare Base64, PKCS#8 or PKCS#1. It never leaves n8n.',
 		},
@@ -74,13 +75,13 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			typeOptions: { rows: 6 },
 			default: '',
 			required: true,
-			placeholder: '-----BEGIN PUBLIC KEY----- ...',
+			placeholder: 'e.g. -----BEGIN PUBLIC KEY----- ...',
 			description:
 				"The service's RSA public key, from technical support or the developer centre, that verifies every response: PEM or bare Base64, X.509 (SPKI) or PKCS#1",
 		},
 		fieldProperty(KEY_VERSION, { default: '1', required: true }),
 		{
-			displayName: 'Response Time Tolerance (Seconds)',
+			displayName: 'Response Time Tolerance',
 			name: 'responseTimeToleranceSeconds',
 			type: 'number',
 			typeOptions: {
@@ -89,7 +90,7 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			},
 			default: defaultTolerance,
 			description:
-				"How far a signed answer's response-time may be from this n8n host's clock, either way. An older (or future-dated) answer is refused as a possible replay. Keep the host's clock synchronised; raise this only for a known clock skew.",
+				"Seconds an answer's signed time may differ from this host's clock before it is refused as a possible replay. Raise it only for a known clock difference.",
 		},
 	];
 
@@ -97,21 +98,4 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => await signRequestOptions(credentials, requestOptions);
-
-	test: ICredentialTestRequest = {
-		request: {
-			method: 'POST',
-			url: PATHS.listBeneficiaries,
-			body: { pageSize: 1, pageNumber: 1 },
-		},
-		// Failures only a wrong credential causes, each with the API's own meaning and action.
-		rules: CREDENTIAL_RESULT_CODES.map((code) => ({
-			type: 'responseSuccessBody' as const,
-			properties: {
-				key: 'result.resultCode',
-				value: code,
-				message: `${code}: ${RESULT_CODES[code].meaning} What to do: ${RESULT_CODES[code].action}`,
-			},
-		})),
-	};
 }

@@ -66,11 +66,15 @@ async function main(): Promise<void> {
 	const sim = await startSimulator();
 	out(`Gateway simulator on ${sim.url}; running workflows through n8n-core's WorkflowExecute.`);
 	try {
-		const all = await run(sim, 'Every beneficiary of CUST_LARGE (Return All, 7 pages, read twice to confirm the list is whole)', {
-			operation: 'listBeneficiaries',
-			returnAll: true,
-			options: { customerId: 'CUST_LARGE' },
-		});
+		const all = await run(
+			sim,
+			'Every beneficiary of CUST_LARGE (Return All, 7 pages, read twice to confirm the list is whole)',
+			{
+				operation: 'listBeneficiaries',
+				returnAll: true,
+				customerId: 'CUST_LARGE',
+			},
+		);
 		const tokens = new Set(all.map((b) => b.beneficiaryToken));
 		out(`  distinct beneficiaries: ${tokens.size} (duplicates: ${all.length - tokens.size})`);
 		if (all.length !== 320 || tokens.size !== 320) failures++;
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
 			operation: 'listBeneficiaries',
 			returnAll: true,
 			filters: { currencyList: ['USD'], assetType: 'BANK_ACCOUNT' },
-			options: { customerId: 'CUST_LARGE' },
+			customerId: 'CUST_LARGE',
 		});
 		table(usdBank, ['referenceBeneficiaryId', 'accountName', 'currency', 'bankAccountNo', 'bankAccountIBAN'], 4);
 
@@ -89,7 +93,7 @@ async function main(): Promise<void> {
 			returnAll: false,
 			limit: 10,
 			filters: { accountName: '深圳' },
-			options: { customerId: 'CUST_SMALL' },
+			customerId: 'CUST_SMALL',
 		});
 		table(named, ['referenceBeneficiaryId', 'accountName', 'currency']);
 

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as getAvailableQuota from './actions/getAvailableQuota.operation';
 import * as listBeneficiaries from './actions/listBeneficiaries.operation';
 import { router } from './actions/router';
+import { credentialTest } from './shared/transport/credentialTest';
 
 export class PartnerAccountInquiry implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,14 +18,14 @@ export class PartnerAccountInquiry implements INodeType {
 		// Numbered 1.1 since the development builds: the first release's workflows say 1.1.
 		version: 1.1,
 		subtitle:
-			'={{ {"listBeneficiaries": "List Beneficiaries", "getAvailableQuota": "Get Available Quota"}[$parameter["operation"]] }}',
+			'={{ {"listBeneficiaries": "Get many beneficiaries", "getAvailableQuota": "Get available quota"}[$parameter["operation"]] }}',
 		description:
-			'List the beneficiaries bound to an account and check the available FX settlement quota, with signed requests and verified responses',
+			'Get beneficiaries and available FX settlement quota from the partner account inquiry API (WorldFirst, Ant International)',
 		defaults: { name: 'Partner Account Inquiry' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'partnerAccountInquiryApi', required: true }],
+		credentials: [{ name: 'partnerAccountInquiryApi', required: true, testedBy: 'partnerAccountInquiryApiTest' }],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -34,16 +35,17 @@ export class PartnerAccountInquiry implements INodeType {
 				default: 'listBeneficiaries',
 				options: [
 					{
-						name: 'List Beneficiaries',
-						value: 'listBeneficiaries',
-						description: 'List the beneficiaries bound to an account, filtered and paged',
-						action: 'List beneficiaries',
-					},
-					{
 						name: 'Get Available Quota',
 						value: 'getAvailableQuota',
-						description: 'Get the quota available for FX settlement declaration',
+						description: 'Get the quota still available for FX settlement of an account',
 						action: 'Get available quota',
+					},
+					{
+						// The value keeps the first name: saved workflows say listBeneficiaries.
+						name: 'Get Many Beneficiaries',
+						value: 'listBeneficiaries',
+						description: 'Retrieve a list of the beneficiaries (payees) bound to an account',
+						action: 'Get many beneficiaries',
 					},
 				],
 			},
@@ -51,6 +53,9 @@ export class PartnerAccountInquiry implements INodeType {
 			...getAvailableQuota.description,
 		],
 	};
+
+	/** The credential's Test (shared/transport/credentialTest.ts), named by `testedBy` above. */
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

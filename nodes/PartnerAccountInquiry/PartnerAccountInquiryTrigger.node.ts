@@ -5,6 +5,7 @@ import { EVENT_SUBTITLE } from './trigger/events';
 import { pollTrigger } from './trigger/poll';
 import { PollMemory } from './trigger/pollMemory';
 import { triggerProperties } from './trigger/properties';
+import { credentialTest } from './shared/transport/credentialTest';
 
 export class PartnerAccountInquiryTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,14 +20,17 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 		version: 3,
 		subtitle: EVENT_SUBTITLE,
 		description:
-			'Starts the workflow when a beneficiary is bound, removed or changed (its bank details included), or when the available FX quota crosses a threshold or changes',
+			'Starts the workflow when a beneficiary is added, removed or changed, or an FX quota falls below a threshold (WorldFirst, Ant International)',
 		defaults: { name: 'Partner Account Inquiry Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'partnerAccountInquiryApi', required: true }],
+		credentials: [{ name: 'partnerAccountInquiryApi', required: true, testedBy: 'partnerAccountInquiryApiTest' }],
 		properties: triggerProperties,
 	};
+
+	/** The credential's Test (shared/transport/credentialTest.ts), named by `testedBy` above. */
+	methods = { credentialTest };
 
 	/** Per object: n8n makes one node type object per process, and this memory is that process's. */
 	poll = ((memory: PollMemory) =>

@@ -1,4 +1,4 @@
-// npm run docs:screenshot [-- out.png]: docs/node-parameters.png (List Beneficiaries run once in the
+// npm run docs:screenshot [-- out.png]: docs/node-parameters.png (Get Many Beneficiaries run once in the
 // real 2.x editor, SCREENSHOT_LINE=1 for 1.x) and, with the default output, docs/example-<name>.png
 // for each example imported through the editor's Import from File, then pasted onto an empty canvas
 // (every node must arrive). SCREENSHOT_EXAMPLES=0 skips the examples, or names the files to picture.
@@ -58,7 +58,7 @@ try {
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await ndv.waitFor({ state: 'visible', timeout: 30_000 }).catch(async () => {
 		await page.keyboard.press('Escape');
-		await page.locator('[data-test-id="canvas-node"][data-node-name="List Beneficiaries"]').dblclick();
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Get Many Beneficiaries"]').dblclick();
 		await ndv.waitFor({ state: 'visible', timeout: 30_000 });
 	});
 	// Run the step once, so the output panel shows what the simulator answered.

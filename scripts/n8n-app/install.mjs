@@ -3,7 +3,7 @@
 //   node scripts/n8n-app/install.mjs prefetch          installs everything the tests need, once
 //   node scripts/n8n-app/install.mjs node24 <cmd...>   runs a command on Node 24 (npm run test:node24)
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { CACHE, HERE, LINES, PACKAGE, ROOT, bg, die, freePort, getJson, must, run, say, selectedLines, setPrefix, sleep, until } from './harness.mjs';
@@ -194,18 +194,22 @@ export async function pack(out) {
 }
 
 /**
- * The documented manual install, `cd ~/.n8n/nodes && npm install <tarball>` (then n8n started):
- * with `check`, records that npm installed this package and nothing else.
+ * The documented manual install (README): the tarball copied into ~/.n8n/nodes, then `npm install
+ * ./<tarball>` there (then n8n started), so that what npm records does not point into a clone or a
+ * download folder. With `check`, records that npm installed this package and nothing else, from there.
  */
 export async function installTarball(app, user, tarball, processEnv, check) {
 	const nodes = join(user, '.n8n/nodes');
 	mkdirSync(nodes, { recursive: true });
-	const out = await must('npm', ['install', tarball, '--no-audit', '--no-fund'], { cwd: nodes, env: processEnv });
+	const file = tarball.split('/').pop();
+	copyFileSync(tarball, join(nodes, file));
+	const out = await must('npm', ['install', `./${file}`, '--no-audit', '--no-fund'], { cwd: nodes, env: processEnv });
+	const recorded = JSON.parse(readFileSync(join(nodes, 'package.json'), 'utf8')).dependencies?.[PACKAGE];
 	const modules = readdirSync(join(nodes, 'node_modules')).filter((n) => !n.startsWith('.')).flatMap((n) => (n.startsWith('@') ? readdirSync(join(nodes, 'node_modules', n)).map((m) => `${n}/${m}`) : [n]));
 	const versions = async (cmd) => (await must(cmd, ['-v'], { env: processEnv })).trim();
-	check?.(JSON.stringify(modules) === JSON.stringify([PACKAGE]) && /added 1 package/.test(out),
-		`cd ~/.n8n/nodes && npm install ${tarball.split('/').pop()} (npm ${await versions('npm')}, Node ${await versions('node')}): npm installed this package and nothing else`,
-		`${modules.length} packages: ${modules.slice(0, 8).join(', ')}; ${out.trim().slice(-200)}`);
+	check?.(JSON.stringify(modules) === JSON.stringify([PACKAGE]) && /added 1 package/.test(out) && recorded === `file:${file}`,
+		`cd ~/.n8n/nodes && npm install ./${file} (npm ${await versions('npm')}, Node ${await versions('node')}): npm installed this package and nothing else`,
+		`${modules.length} packages: ${modules.slice(0, 8).join(', ')}; recorded ${recorded}; ${out.trim().slice(-200)}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -29,8 +29,8 @@ function trigger(ctx, id, parameters) {
 		}],
 	};
 }
-/** Beneficiaries: one event, one account (Options > Customer ID, if given). */
-const payees1 = (event, customerId) => ({ triggerOn: 'beneficiaries', events: [event], filters: {}, options: customerId ? { customerId } : {} });
+/** Beneficiaries: one event, one account (its Customer ID, if given). */
+const payees1 = (event, customerId) => ({ triggerOn: 'beneficiaries', events: [event], ...(customerId ? { customerId } : {}), filters: {}, options: {} });
 /** Available Quota: Quota Below Threshold (10000), one subject. */
 const quota1 = (id) => ({ triggerOn: 'quota', events: ['quotaBelowThreshold'], quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: id, currency: 'USD', threshold: 10000, options: {} });
 
@@ -44,7 +44,8 @@ function liveExample(file, short, { customerId, act, want, whole }) {
 		const example = JSON.parse(readFileSync(join(ROOT, 'examples', `${file}.json`), 'utf8'));
 		const copy = workingCopy(example, { id: ctx.id(short), name: `[live] ${example.name}`, cron: ctx.cron });
 		const node = copy.nodes.find((n) => n.type === TRIGGER);
-		node.parameters.options = { ...node.parameters.options, accessToken: copy.id, ...(customerId && { customerId }) };
+		node.parameters.options = { ...node.parameters.options, accessToken: copy.id };
+		if (customerId) node.parameters.customerId = customerId;
 		return { copy, node, stand: example.nodes.filter((n) => n.type === 'n8n-nodes-base.slack').map((n) => n.name) };
 	};
 	return {
@@ -226,6 +227,38 @@ export const SCENARIOS = {
 				ctx.check(failures.length >= 1 && failures.every((x) => x.data.includes(s('C')) && x.data.includes('PROCESS_FAIL')) && (ctx.exact ? failures.length === 1 : failures.length <= 2 && failures[0].at < ctx.launchedAt) && !alerts.some((j) => j.subject === s('C')),
 					`the same set: ${s('C')} failing (PROCESS_FAIL) is ${ctx.exact ? 'one failed execution naming it, across the restart' : 'one failed execution naming it before the restart (at most one repeat after it)'}; the others' alerts not held back`, show(failures));
 			}
+		},
+	},
+
+	/** One trigger, Many Quotas: the same subject of two customers' connected accounts, each its own quota (issue 48). */
+	customerQuotas: {
+		workflows: (ctx) => [{
+			start: 'R',
+			workflow: trigger(ctx, ctx.id('QAcc'), {
+				triggerOn: 'quota', events: ['quotaBelowThreshold'], watch: 'many', subjectsEntry: 'rows', threshold: 10000, options: {},
+				subjects: { subject: ['ACC_A', 'ACC_B'].map((connectedAccountId) => ({ connectedAccountId, quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: `${ctx.prefix}CQ`, currency: 'USD' })) },
+			}),
+		}],
+		// ACC_A's is below from the start (0), ACC_B's above (USD 20,000.00) until the test lowers it.
+		setup: (ctx) => Promise.all([['ACC_A', '0'], ['ACC_B', '2000000']].map(([connectedAccountId, value]) => ctx.sim.admin('set-quota', { connectedAccountId, method: 'USER_ID', id: `${ctx.prefix}CQ`, value, currency: 'USD' }))),
+		async running(ctx) {
+			const id = ctx.id('QAcc');
+			await ctx.waitPolls(id, 2, ctx.since(id), 'its activation poll and a scheduled one');
+			await ctx.sim.admin('set-quota', { connectedAccountId: 'ACC_B', method: 'USER_ID', id: `${ctx.prefix}CQ`, value: '500000' });
+			await ctx.waitExec([id], (e) => e.filter((x) => x.status === 'success').length >= 2, 4, 'the alerts for ACC_A and ACC_B');
+			await ctx.waitPolls(id, 1, Date.now(), 'one poll more');
+		},
+		async after(ctx) {
+			const id = ctx.id('QAcc');
+			const e = (await ctx.exec([id]))[id];
+			const alerts = e.filter((x) => x.status === 'success').flatMap((x) => nodeItems(x.run, 'Trigger'));
+			const of = (account) => alerts.filter((j) => j.connectedAccountId === account);
+			const sent = (await ctx.sim.requests()).filter((r) => r.op === 'quota' && r.token === id);
+			ctx.check(of('ACC_A').length === 1 && of('ACC_A')[0].availableQuotaAmount === 0 && of('ACC_B').length === 1 && of('ACC_B')[0].availableQuotaAmount === 5000 && alerts.length === 2 && e.every((x) => x.status === 'success'),
+				`one trigger watches the same quota of two customers' connected accounts (rows): ACC_A below from the start and ACC_B falling later alert once each, each item naming its connectedAccountId and its own amount (0, then 5000)`,
+				JSON.stringify(alerts.map((j) => [j.connectedAccountId, j.availableQuotaAmount])));
+			ctx.check(sent.length >= 4 && ['ACC_A', 'ACC_B'].every((account) => sent.some((r) => r.account === account)),
+				'each of its requests carries its own line\'s Connected-AccountId', JSON.stringify(sent.slice(0, 4).map((r) => r.account)));
 		},
 	},
 

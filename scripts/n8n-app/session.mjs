@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { PACKAGE, ROOT, VERSION, die, say, sleep } from './harness.mjs';
+import { PACKAGE, ROOT, VERSION, die, freePort, say, sleep } from './harness.mjs';
 import { installTarball } from './install.mjs';
 import { SMOKE_CREDENTIAL, cliMust, credentials, n8nEnv, rest, settledExecutions, startN8n, startSimulator } from './n8n.mjs';
 import { DURABLE, SCENARIOS, TRIGGER } from './scenarios.mjs';
@@ -42,7 +42,7 @@ export function pollWatch(sim, tick) {
 
 /** The sessions of a line: which scenarios each runs, on which poller, installed how. */
 export function sessions(line) {
-	const fresh = ['quotaSet', 'multiEvent', 'watchMany', 'bankAlert', 'newPayeeAlert', 'quotaFloors', 'activation'];
+	const fresh = ['quotaSet', 'customerQuotas', 'multiEvent', 'watchMany', 'bankAlert', 'newPayeeAlert', 'quotaFloors', 'activation'];
 	const list = [
 		{ key: 'U', label: 'default poller, installed through the editor', install: 'editor', scenarios: ['liveTrigger', 'issue20'] },
 		{ key: 'F', label: 'default poller, fresh database', install: 'tarball', scenarios: fresh },
@@ -202,16 +202,30 @@ async function appChecks(url, simUrl, check) {
 		for (const icon of Object.values(type.iconUrl ?? {})) if (!(await r.call('GET', `/${icon}`)).text.includes('<svg')) die(`icon /${icon}`);
 		return `"${type.displayName}", fields ${fields}`;
 	});
-	const key = (name) => readFileSync(join(ROOT, 'sandbox/keys', name), 'utf8');
+	await credentialTestChecks(r, simUrl, step);
+}
+
+/**
+ * The credential's Test as the editor runs it (POST /rest/credentials/test, the values unsaved):
+ * the right credential, then each field wrong in turn, each answered with a message naming the
+ * field to fix. One signed request each (none for the own public key): seconds, on the app already
+ * running. `step(title, fn)` records a check.
+ */
+export async function credentialTestChecks(r, simUrl, step) {
+	const key = (path) => readFileSync(join(ROOT, path), 'utf8');
+	const data0 = { environment: 'custom', baseUrl: simUrl, clientId: 'SANDBOX_CLIENT_0001', privateKey: key('sandbox/keys/demo-partner-private.pem'), servicePublicKey: key('sandbox/keys/gateway-public.pem'), keyVersion: '1' };
 	for (const [title, data, want] of [
-		['credential Test succeeds with the right values', {}, 'OK'],
-		['credential Test explains an unknown Client ID', { clientId: 'NOT_A_CLIENT_0001' }, 'INVALID_CLIENT'],
-		["credential Test explains a Private Key the gateway doesn't know", { privateKey: key('gateway-private.pem') }, 'INVALID_SIGNATURE'],
+		['credential Test succeeds with the right values, the answer verified', {}, /^Connection successful: .* verified with the Service Public Key/],
+		['credential Test explains an unknown Client ID', { clientId: 'NOT_A_CLIENT_0001' }, /^The API answered INVALID_CLIENT: .*Check the Client ID and the Gateway/],
+		["credential Test explains a Private Key the gateway doesn't know", { privateKey: key('test/fixtures/keys/other-private.pkcs8.pem') }, /^The API answered INVALID_SIGNATURE: .*Private Key .* Key Version/],
+		['credential Test explains a Key Version the gateway does not know', { keyVersion: '2' }, /^The API answered INVALID_SIGNATURE: .*Private Key .* Key Version/],
+		['credential Test explains a wrong Service Public Key (the answer does not verify)', { servicePublicKey: key('test/fixtures/keys/service-public.spki.pem') }, /^The response signature could not be verified: .*Service Public Key/],
+		['credential Test explains your own public key pasted as Service Public Key', { servicePublicKey: key('sandbox/keys/demo-partner-public.pem') }, /^The Service Public Key in the credential is your own public key/],
+		['credential Test explains a gateway that cannot be reached', { baseUrl: `http://127.0.0.1:${await freePort()}` }, /^No answer from the gateway: .*Check the Gateway .*Base URL/],
 	]) {
 		await step(title, async () => {
-			const data0 = { environment: 'custom', baseUrl: simUrl, clientId: 'SANDBOX_CLIENT_0001', privateKey: key('demo-partner-private.pem'), servicePublicKey: key('gateway-public.pem'), keyVersion: '1' };
 			const { status, message } = await r.ok('POST', '/rest/credentials/test', { credentials: { ...SMOKE_CREDENTIAL, type: 'partnerAccountInquiryApi', data: { ...data0, ...data } } });
-			return (want === 'OK' ? status === 'OK' : status === 'Error' && String(message).includes(want)) ? `${status}: ${message}` : die(`${status}: ${message}`);
+			return status === (Object.keys(data).length ? 'Error' : 'OK') && want.test(String(message)) ? `${status}: ${message}` : die(`${status}: ${message}`);
 		});
 	}
 }

@@ -33,7 +33,7 @@ function summary(e) {
 	} catch {}
 	const op = e.path.includes('Quota') || 'quotaAccumulationId' in body ? 'quota' : 'list';
 	const token = op === 'quota' ? e.headers['access-token'] : body.accessToken;
-	return { at: e.at, op, customer: String(e.headers['connected-customerid'] ?? body.customerId ?? ''), id: body.quotaAccumulationId, token, code: e.resultCode };
+	return { at: e.at, op, customer: String(e.headers['connected-customerid'] ?? body.customerId ?? ''), account: e.headers['connected-accountid'], id: body.quotaAccumulationId, token, code: e.resultCode };
 }
 
 createServer(async (req, res) => {

@@ -95,14 +95,14 @@ const sent = (run, node = 'Post to your Slack channel') => {
 /** name -> assertion on { run, exitCode, out, exportDir }: returns what held. */
 export const CASES = {
 	'list-all-pages': ({ run }) => {
-		const out = items(run, 'List Beneficiaries');
+		const out = items(run, 'Get Many Beneficiaries');
 		sameTokens(out, beneficiaries('CUST_LARGE'), 'Return All');
 		check(out.every((i) => typeof i.json.extendInfo === 'object'), 'a field the spec does not name (extendInfo) was dropped');
-		check(out.every((i) => i.json._listedFor?.customerId === 'CUST_LARGE'), 'an item does not say whose list it came from (Include Owner, on by default: _listedFor.customerId)');
-		return '320 items, 320 distinct beneficiaryToken values, in API order (7 pages of 50), extendInfo kept, each _listedFor CUST_LARGE (Include Owner on by default)';
+		check(out.every((i) => i.json._listedFor?.customerId === 'CUST_LARGE'), 'an item does not say whose list it came from (_listedFor.customerId, always added)');
+		return '320 items, 320 distinct beneficiaryToken values, in API order (7 pages of 50), extendInfo kept, each _listedFor CUST_LARGE';
 	},
 	'list-filtered': ({ run }) => {
-		const out = items(run, 'List Beneficiaries');
+		const out = items(run, 'Get Many Beneficiaries');
 		const all = beneficiaries('CUST_LARGE');
 		const usdEur = all.filter((b) => ['USD', 'EUR'].includes(b.currency));
 		const want = usdEur.filter((b) => b.assetType === 'BANK_ACCOUNT');
@@ -113,10 +113,10 @@ export const CASES = {
 	'list-account-name': ({ run }) => {
 		const want = beneficiaries('CUST_SMALL').filter((b) => b.accountName.includes('深圳'));
 		check(want.length === 2, 'the data set no longer has two 深圳 account names in CUST_SMALL');
-		sameTokens(items(run, 'List Beneficiaries'), want, 'accountName 深圳');
+		sameTokens(items(run, 'Get Many Beneficiaries'), want, 'accountName 深圳');
 		return `2 items, both "${want[0].accountName}" (non-ASCII filter signed and matched)`;
 	},
-	'list-limit': ({ run }) => (sameTokens(items(run, 'List Beneficiaries'), beneficiaries('').slice(0, 5), 'Limit 5 with page size 2'), '5 items, the first 5 of the own 12 (3 pages of 2)'),
+	'list-limit': ({ run }) => (sameTokens(items(run, 'Get Many Beneficiaries'), beneficiaries('CUST_LARGE').slice(0, 60), 'Limit 60 of CUST_LARGE'), '60 items, the first 60 of CUST_LARGE (2 of its 7 pages of 50)'),
 	quota: ({ run }) => {
 		const out = items(run, 'Get Available Quota').map((i) => i.json);
 		check(out.length === 1 && out[0].availableQuotaAmount === 12500 && out[0].availableQuota?.currency === 'USD' && String(out[0].availableQuota?.value) === '1250000' && out[0].quotaAccumulationId === 'U-1001',

@@ -14,7 +14,9 @@ export function workflow(id, name, nodes, more = {}) {
 }
 const start = (name = 'Start') => [name, 'n8n-nodes-base.manualTrigger', 1];
 const pai = (name, parameters, extra = {}) => [name, `${PACKAGE}.partnerAccountInquiry`, 1.1, parameters, { credentials, ...extra }];
-const list = (options, filters = {}, more = {}) => pai('List Beneficiaries', { operation: 'listBeneficiaries', returnAll: true, ...more, filters, options });
+/** Get Many Beneficiaries of `customerId` (none: your own account). The node is named as the operation. */
+const list = (customerId, filters = {}, more = {}) =>
+	pai('Get Many Beneficiaries', { operation: 'listBeneficiaries', ...(customerId ? { customerId } : {}), returnAll: true, ...more, filters, options: {} });
 const quota = (extra, parameters = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: extra ? 'U-CONTRACT' : 'U-1001', currency: 'USD' }) =>
 	pai('Get Available Quota', { operation: 'getAvailableQuota', ...parameters, options: {} }, extra);
 const fromJson = (name, json) => [name, 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify(json, null, 2), options: {} }];
@@ -26,18 +28,18 @@ const toAgent = (type) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] })
 
 /** The smoke runs: file name -> workflow (smoke.mjs checks each by that name). */
 export const SMOKE = {
-	'list-all-pages': workflow('PaiSmokeListAll1', '[smoke] List Beneficiaries: Return All, CUST_LARGE', [start(), list({ customerId: 'CUST_LARGE' })]),
-	'list-filtered': workflow('PaiSmokeListFilt', '[smoke] List Beneficiaries: USD/EUR bank accounts, CUST_LARGE', [start(), list({ customerId: 'CUST_LARGE' }, { currencyList: ['USD', 'EUR'], assetType: 'BANK_ACCOUNT' })]),
-	'list-account-name': workflow('PaiSmokeListName', '[smoke] List Beneficiaries: account name 深圳, CUST_SMALL', [start(), list({ customerId: 'CUST_SMALL' }, { accountName: '深圳' })]),
-	'list-limit': workflow('PaiSmokeListLim1', '[smoke] List Beneficiaries: Limit 5, page size 2, own account', [start(), list({ pageSize: 2 }, {}, { returnAll: false, limit: 5 })]),
+	'list-all-pages': workflow('PaiSmokeListAll1', '[smoke] Get Many Beneficiaries: Return All, CUST_LARGE', [start(), list('CUST_LARGE')]),
+	'list-filtered': workflow('PaiSmokeListFilt', '[smoke] Get Many Beneficiaries: USD/EUR bank accounts, CUST_LARGE', [start(), list('CUST_LARGE', { currencyList: ['USD', 'EUR'], assetType: 'BANK_ACCOUNT' })]),
+	'list-account-name': workflow('PaiSmokeListName', '[smoke] Get Many Beneficiaries: account name 深圳, CUST_SMALL', [start(), list('CUST_SMALL', { accountName: '深圳' })]),
+	'list-limit': workflow('PaiSmokeListLim1', '[smoke] Get Many Beneficiaries: Limit 60, CUST_LARGE (2 of its 7 pages)', [start(), list('CUST_LARGE', {}, { returnAll: false, limit: 60 })]),
 	quota: workflow('PaiSmokeQuota001', '[smoke] Get Available Quota: USER_ID U-1001 USD', [start(), quota()]),
 	'quota-error': workflow('PaiSmokeQuotaErr', '[smoke] Get Available Quota: U-CONTRACT fails', [start(), quota({})]),
 	'quota-continue-on-fail': workflow('PaiSmokeQuotaCof', '[smoke] Get Available Quota: U-CONTRACT with Continue On Fail', [start(), quota({ onError: 'continueRegularOutput' })]),
 	'quota-expressions': workflow('PaiSmokeQuotaExp', '[smoke] Get Available Quota: parameters from expressions, two items', [
 		start(), fromJson('Quota Requests', { requests: [{ method: 'USER_ID', id: 'U-1001', currency: 'USD' }, { method: 'RECEIVING_ACCOUNT', id: 'RA-JPY', currency: 'JPY' }] }), splitOut('requests'), quota(undefined, byExpression),
 	]),
-	'export-csv': workflow('PaiSmokeExport01', '[smoke] Export: List Beneficiaries -> Convert to File (CSV) -> Write to disk', [
-		start(), list({ customerId: 'CUST_LARGE' }),
+	'export-csv': workflow('PaiSmokeExport01', '[smoke] Export: Get Many Beneficiaries -> Convert to File (CSV) -> Write to disk', [
+		start(), list('CUST_LARGE'),
 		['Convert to File', 'n8n-nodes-base.convertToFile', 1.1, { operation: 'csv', binaryPropertyName: 'data', options: { fileName: 'beneficiaries.csv' } }],
 		['Write File to Disk', 'n8n-nodes-base.readWriteFile', 1, { operation: 'write', fileName: '={{ $env.PAI_SMOKE_EXPORT_DIR }}/beneficiaries.csv', dataPropertyName: 'data', options: {} }],
 	]),
@@ -57,11 +59,11 @@ export const SMOKE = {
 
 /** test:queue's production webhooks. */
 export const QUEUE = [
-	workflow('PaiQueueList0001', '[queue] Webhook: List Beneficiaries, Return All', [webhook('pai-queue-list', 'allEntries', 'c0a1c2d3-0000-4000-8000-0000000000a1'), list({ customerId: '={{ $json.body.customerId }}' })]),
+	workflow('PaiQueueList0001', '[queue] Webhook: Get Many Beneficiaries, Return All', [webhook('pai-queue-list', 'allEntries', 'c0a1c2d3-0000-4000-8000-0000000000a1'), list('={{ $json.body.customerId }}')]),
 	workflow('PaiQueueQuota001', '[queue] Webhook: Get Available Quota', [webhook('pai-queue-quota', 'firstEntryJson', 'c0a1c2d3-0000-4000-8000-0000000000a2'), quota(undefined, { quotaAccumulationMethod: '={{ $json.body.method }}', quotaAccumulationId: '={{ $json.body.id }}', currency: '={{ $json.body.currency }}' })]),
 ];
 
 /** The README's screenshot. */
 export const SCREENSHOT = workflow('PaiScreenshot001', 'Partner Account Inquiry: beneficiaries in USD or EUR', [
-	start('When clicking ‘Execute workflow’'), list({ customerId: 'CUST_LARGE' }, { currencyList: ['USD', 'EUR'], assetType: 'BANK_ACCOUNT', relationFilter: ['THIRD_PARTY'] }),
+	start('When clicking ‘Execute workflow’'), list('CUST_LARGE', { currencyList: ['USD', 'EUR'], assetType: 'BANK_ACCOUNT', relationFilter: ['THIRD_PARTY'] }),
 ]);

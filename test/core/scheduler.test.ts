@@ -448,8 +448,9 @@ describe('reading a listing through the scheduler', () => {
 			const { items: got, stats } = await promise;
 			expect(got).toEqual(all);
 			expect(stats.retries).toBe(1);
-			expect(stats.requests).toBe(13);
-			expect(stats.rereads).toBe(0);
+			// 12 pages and the retry, then the 12 pages again: the confirming read.
+			expect(stats.requests).toBe(12 + 1 + 12);
+			expect(stats.rereads).toBe(1);
 		});
 
 		it('retries a rate-limited page with doubling pauses and still returns everything once', async () => {
@@ -474,8 +475,9 @@ describe('reading a listing through the scheduler', () => {
 			const { items: got, stats } = await promise;
 			expect(got).toEqual(all);
 			expect(stats.retries).toBe(7);
-			expect(stats.requests).toBe(10 + 7);
-			expect(gateway.log.calls.filter((p) => p === 4)).toHaveLength(4);
+			// 10 pages, 7 retries, and the confirming read's 10 pages (no longer refused).
+			expect(stats.requests).toBe(10 + 7 + 10);
+			expect(gateway.log.calls.filter((p) => p === 4)).toHaveLength(4 + 1);
 			expect(gateway.log.peakInFlight).toBeLessThanOrEqual(4);
 			// the one retry policy: between half and all of base * 2^attempt; random 0.5 gives three quarters
 			expect([...sleeps].sort((a, b) => a - b)).toEqual([75, 75, 75, 150, 150, 300, 300]);
@@ -492,7 +494,8 @@ describe('reading a listing through the scheduler', () => {
 			const { promise, sleeps } = readWith(gateway, 4);
 			const { items: got, stats } = await promise;
 			expect(got).toEqual(all);
-			expect(gateway.log.calls).toEqual([1, 1, 1, 2]);
+			// Page 1 twice refused, then page 2; then the confirming read.
+			expect(gateway.log.calls).toEqual([1, 1, 1, 2, 1, 2]);
 			expect(sleeps).toEqual([188, 375]);
 			expect(stats.retries).toBe(2);
 		});
@@ -544,7 +547,9 @@ describe('reading a listing through the scheduler', () => {
 						expect(got).toEqual(all);
 						expect(gateway.log.peakInFlight).toBeLessThanOrEqual(concurrency);
 						expect(stats.requests).toBe(gateway.log.calls.length);
-						expect(stats.requests - stats.retries).toBe(Math.ceil(n / size));
+						// Each page once a read; a listing of several pages is read twice (confirmed).
+						const pages = Math.ceil(n / size);
+						expect(stats.requests - stats.retries).toBe(pages > 1 ? 2 * pages : pages);
 					},
 				),
 				{ numRuns: 100 },
@@ -673,16 +678,19 @@ describe('reading a listing through the scheduler', () => {
 			const gateway = pacedGateway(clock, all, () => 40);
 			const { items: got } = await clock.run(readPaced(clock, gateway));
 			expect(got).toEqual(all);
-			// Page 1 takes 40 ms; then one request every 40 / 4 = 10 ms, each place in the scheduler refilled as it frees.
-			expect(gateway.times()).toEqual([0, ...range(0, 18).map((i) => 40 + 10 * i)]);
-			expect(clock.now()).toBe(40 + 18 * 10 + 40);
+			// Page 1 takes 40 ms; then one request every 40 / 4 = 10 ms, each place in the scheduler refilled as it
+			// frees. The confirming read (20 pages: twice) goes the same way once the first has ended, at 260.
+			const read = (start: number) => [start, ...range(0, 18).map((i) => start + 40 + 10 * i)];
+			expect(gateway.times()).toEqual([...read(0), ...read(260)]);
+			expect(clock.now()).toBe(260 + 40 + 18 * 10 + 40);
 		});
 
 		it('without a clock, sends each round at once (no pacing)', async () => {
 			const clock = virtualTime();
 			const gateway = pacedGateway(clock, items(40), () => 40);
 			await clock.run(readPaced(clock, gateway, { now: undefined }));
-			expect(gateway.times()).toEqual([0, 40, 40, 40, 40, 80, 80, 80]);
+			// Each of the two reads (the second confirms the first): page 1, then rounds of 4.
+			expect(gateway.times()).toEqual([0, 40, 40, 40, 40, 80, 80, 80, 120, 160, 160, 160, 160, 200, 200, 200]);
 		});
 
 		it('paces by the fastest round trip seen: a slow page 1 or a slow page later does not slow the rest', async () => {
@@ -733,7 +741,13 @@ describe('reading a listing through the scheduler', () => {
 			// Page 1: refused at 40, retried at 40 + 750 (three quarters of 1000), answered at 830. The rate
 			// limit halved the width to 2 (it counts for the whole scheduler, page 1 included), so the
 			// spacing is 40 / 2, then 40 / 3 once it grows back: the round trip of 40, not 830.
-			const expected = [0, 790, 830, 850, 870, 870 + 40 / 3, 870 + 80 / 3, 910, 910 + 40 / 3];
+			// The confirming read starts when the first has ended (its last page answered 40 ms after it
+			// was sent), at the full width again: 40 / 4 apart.
+			const second = 910 + 40 / 3 + 40;
+			const expected = [
+				...[0, 790, 830, 850, 870, 870 + 40 / 3, 870 + 80 / 3, 910, 910 + 40 / 3],
+				...[second, ...range(0, 6).map((i) => second + 40 + 10 * i)],
+			];
 			expect(gateway.times()).toHaveLength(expected.length);
 			gateway.times().forEach((t, i) => expect(t).toBeCloseTo(expected[i], 6));
 		});

@@ -25,6 +25,8 @@ const QUOTA_METHODS = values(QUOTA_METHOD_CHOICES);
 const TRADE_TYPES = values(QUOTA_SUBJECT_FIELDS.find((rule) => rule.name === 'tradeType')?.choices ?? []);
 /** The currencies the Currency List filter offers, in its order. */
 const SUPPORTED_CURRENCIES = choicesOf('currencyList');
+/** The quota's Currency choices: the ISO 4217 codes, plus CNH. */
+const QUOTA_CURRENCIES = values(QUOTA_SUBJECT_FIELDS.find((rule) => rule.name === 'currency')?.choices ?? []);
 
 /** Runs `fn`; returns the ValidationError it threw (failing the test on any other throw), or undefined. */
 function caught(fn: () => void): ValidationError | undefined {
@@ -488,19 +490,38 @@ describe('validateQuotaRequest (docs/api.md, Available quota)', () => {
 		);
 	});
 
-	it.each(['USD', 'JPY', 'CHF', 'XAU'])('accepts the currency %s', (currency) => {
+	it.each(['USD', 'JPY', 'CHF', 'CNH', 'KRW', 'ZAR', 'XCG'])('accepts the currency %s', (currency) => {
 		expect(caught(checkQuota({ currency }))).toBeUndefined();
 	});
 
-	it.each(['usd', 'Usd', 'US', 'USDD', 'US1', ' USD', 'USD ', '', 'ÄBC', 840, null, undefined])(
-		'refuses the currency %p',
+	it('offers the ISO 4217 codes, and CNH, each once, in alphabetical order; each is accepted', () => {
+		expect(QUOTA_CURRENCIES.length).toBeGreaterThan(150);
+		expect(QUOTA_CURRENCIES).toEqual([...new Set(QUOTA_CURRENCIES)].sort());
+		for (const code of QUOTA_CURRENCIES) {
+			expect(code).toMatch(/^[A-Z]{3}$/);
+			expect(caught(checkQuota({ currency: code }))).toBeUndefined();
+		}
+		// The listing's currencies are all quota currencies too.
+		for (const code of SUPPORTED_CURRENCIES) expect(QUOTA_CURRENCIES).toContain(code);
+	});
+
+	it.each(['usd', 'Usd', 'US', 'USDD', 'US1', ' USD', 'USD ', 'ÄBC', 840, 'XAU', 'ABC', 'EURO'])(
+		'refuses the currency %p before sending, naming what it must be',
 		(currency) => {
 			const error = rejects(checkQuota({ currency }));
+			const allowed = `${QUOTA_CURRENCIES.length} currency codes (ISO 4217 and CNH, such as USD, EUR)`;
 			expect(error.field).toBe('currency');
-			expect(error.rule).toBe('a 3-letter upper-case ISO 4217 code such as USD');
-			expect(error.message).toContain('is not a 3-letter upper-case ISO 4217 code');
+			expect(error.rule).toBe(`one of ${allowed}`);
+			expect(error.message).toContain(`is not one of ${allowed}`);
 		},
 	);
+
+	it.each(['', null, undefined])('requires the currency (%p refused, naming the choices)', (currency) => {
+		const error = rejects(checkQuota({ currency }));
+		expect(error.field).toBe('currency');
+		expect(error.rule).toBe('required');
+		expect(error.message).toContain(`one of ${QUOTA_CURRENCIES.length} currency codes (ISO 4217 and CNH`);
+	});
 
 	it.each([undefined, '', null])('requires tradeType for BENEFICIARY (%p refused)', (tradeType) => {
 		const error = rejects(checkQuota({ quotaAccumulationMethod: 'BENEFICIARY', tradeType }));

@@ -175,13 +175,3 @@ describe('authenticate', () => {
 		},
 	);
 });
-
-describe('credential test request', () => {
-	it('is a minimal signed call whose failure codes have messages that say what to fix', () => {
-		expect(credential.test.request).toMatchObject({ method: 'POST', url: LIST, body: { pageSize: 1, pageNumber: 1 } });
-		const rules = credential.test.rules ?? [];
-		const codes = rules.map((r) => (r.properties as { value: string }).value);
-		expect(codes).toEqual(expect.arrayContaining(['INVALID_SIGNATURE', 'INVALID_CLIENT', 'OAUTH_FAIL']));
-		for (const rule of rules) expect((rule.properties as { message: string }).message).toMatch(/Check|Contact/);
-	});
-});

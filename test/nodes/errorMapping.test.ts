@@ -10,7 +10,7 @@ const node: INode = {
 	type: 'n8n-nodes-partner-account-inquiry.partnerAccountInquiry',
 	typeVersion: 1,
 	position: [0, 0],
-	parameters: { operation: 'getAvailableQuota', options: { accessToken: PLANTED, customerId: 'C1' } },
+	parameters: { operation: 'getAvailableQuota', customerId: 'C1', options: { accessToken: PLANTED } },
 };
 
 describe('toNodeError hides secret parameters in the node n8n attaches to an error', () => {
@@ -22,6 +22,6 @@ describe('toNodeError hides secret parameters in the node n8n attaches to an err
 	])('%s', (_, error) => {
 		const mapped = toNodeError(node, error, 0);
 		expect(JSON.stringify(mapped.node)).not.toContain(PLANTED);
-		expect(mapped.node.parameters).toMatchObject({ options: { accessToken: '[hidden]', customerId: 'C1' } });
+		expect(mapped.node.parameters).toMatchObject({ customerId: 'C1', options: { accessToken: '[hidden]' } });
 	});
 });

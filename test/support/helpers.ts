@@ -59,20 +59,26 @@ async function runOperation(
 	});
 }
 
+/** Get Many Beneficiaries (listBeneficiaries), its parameters as a user sets them. */
+export const list = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
+	runOperation(sim, 'listBeneficiaries', parameters, extra);
+
 /**
- * List Beneficiaries. Its items are compared with the gateway's as returned, so Include Owner is off
- * unless the test sets it or asks for the node's defaults (`typeVersion`, as a new node has them).
+ * The gateway's beneficiaries as the listing outputs them: each as returned, with _listedFor saying
+ * whose list it came from: { customerId } as sent, { viaAccessToken: true } when an access token was
+ * sent, { ownAccount: true } when neither was (spelled out here, not taken from the node's code).
  */
-export const list = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) => {
-	const options = parameters.options;
-	const asReturned =
-		extra.typeVersion === undefined &&
-		(options === undefined || (typeof options === 'object' && !Array.isArray(options)));
-	const withOwner = asReturned
-		? { ...parameters, options: { includeOwner: false, ...(options as object) } }
-		: parameters;
-	return runOperation(sim, 'listBeneficiaries', withOwner as INodeParameters, extra);
-};
+export function listedAs<T extends object>(
+	beneficiaries: readonly T[],
+	customerId?: string,
+	viaAccessToken = false,
+): Array<T & { _listedFor: IDataObject }> {
+	const owner: IDataObject = {
+		...(customerId !== undefined ? { customerId } : {}),
+		...(viaAccessToken ? { viaAccessToken: true } : {}),
+	};
+	return beneficiaries.map((b) => ({ ...b, _listedFor: Object.keys(owner).length > 0 ? owner : { ownAccount: true } }));
+}
 
 export const quota = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
 	runOperation(sim, 'getAvailableQuota', parameters, extra);

@@ -37,7 +37,7 @@ export function itemsOf(poll: N8nPoll | undefined): IDataObject[] {
 export const U = { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' } as const;
 export const BELOW = { triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 };
 export const CHANGED = { triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA };
-export const SMALL = { options: { customerId: 'CUST_SMALL' } };
+export const SMALL = { customerId: 'CUST_SMALL' };
 
 export type Poller = ReturnType<typeof activateTrigger>;
 /** One poller of the trigger over `staticData`, against the simulator. */

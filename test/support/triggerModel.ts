@@ -190,8 +190,7 @@ export function parametersOf(m: Model): INodeParameters {
 		return { ...common, watch: 'many', options, subjects: { subject: rows } } as unknown as INodeParameters;
 	}
 	const filters = m.emptyFilter ? { filters: { currencyList: [], beneficiaryNick: '' } } : {};
-	if (m.shape === 'one')
-		return { ...common, ...filters, watch: 'one', options: { ...options, customerId: ids[0] } } as INodeParameters;
+	if (m.shape === 'one') return { ...common, ...filters, watch: 'one', customerId: ids[0], options } as INodeParameters;
 	const customers = { customer: ids.map((customerId) => ({ customerId })) };
 	return { ...common, ...filters, watch: 'many', options, customers } as unknown as INodeParameters;
 }

@@ -38,7 +38,7 @@ export function customerTrigger(
 ): INodeParameters {
 	const { options = {}, ...rest } = more as { options?: IDataObject };
 	const common = { triggerOn: 'beneficiaries', events, ...rest };
-	if (shape === 'one') return { ...common, watch: 'one', options: { ...options, customerId } } as INodeParameters;
+	if (shape === 'one') return { ...common, watch: 'one', customerId, options } as INodeParameters;
 	const customers = { customer: [{ customerId }, { customerId: 'CUST_EMPTY' }] };
 	return { ...common, watch: 'many', options, customers } as unknown as INodeParameters;
 }

@@ -92,7 +92,6 @@ async function poll(subjects: Subject[], turn: number, latencyMs: number, shared
 				if (s.pages === 0) return await scheduler.run(() => sleep(latencyMs), { signal, priority });
 				await readListing<string>({
 					pageSize: PAGE,
-					confirm: true,
 					scheduler,
 					signal,
 					priority,

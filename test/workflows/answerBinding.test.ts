@@ -15,16 +15,17 @@ import type { IDataObject } from 'n8n-workflow';
 import { publicKeyFrom } from '../../nodes/PartnerAccountInquiry/shared/core/signing/keys';
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import { readSandboxKey } from '../../sandbox/server';
-import { list, QUOTA, quota, useSimulator } from '../support/helpers';
+import { list, listedAs, QUOTA, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
-const SMALL = createCustomers().get('CUST_SMALL')?.beneficiaries as Beneficiary[];
+/** CUST_SMALL's beneficiaries as listed (each with _listedFor). */
+const SMALL = listedAs(createCustomers().get('CUST_SMALL')?.beneficiaries as Beneficiary[], 'CUST_SMALL');
 const bodies = () => sim().requests.map((r) => JSON.parse(r.body) as IDataObject);
 
 describe('the customer is part of what is signed', () => {
 	it('travels in the signed body, with no Connected-CustomerId header', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' });
 		expect(run.json).toEqual(SMALL);
 		expect(bodies()[0]).toEqual({ pageSize: 50, pageNumber: 1, customerId: 'CUST_SMALL' });
 		expect(sim().requests[0].headers['connected-customerid']).toBeUndefined();
@@ -32,33 +33,35 @@ describe('the customer is part of what is signed', () => {
 
 	it("a proxy that drops the customer header cannot turn the question into another account's list", async () => {
 		sim().addFault({ fault: 'dropCustomerHeader', operation: 'list' });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' });
 		expect(run.status).toBe('success');
 		expect(run.json).toEqual(SMALL);
 	});
 
 	it('a proxy that rewrites the customer breaks the signature: nothing is emitted', async () => {
 		sim().addFault({ fault: 'rewriteCustomer', operation: 'list', to: 'CUST_LARGE' });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/INVALID_SIGNATURE/);
 	});
 
 	it('a customer ID in any script is sent as it is, inside the signature', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: '客户01' } });
+		const run = await list(sim(), { returnAll: true, customerId: '客户01' });
 		expect(run.error?.message).toMatch(/USER_NOT_EXIST/);
 		expect(bodies()[0].customerId).toBe('客户01');
 	});
 });
 
 describe('a listing read across pages is whole at one moment', () => {
-	const before = LARGE;
-	const after = () => sim().beneficiaries('CUST_LARGE');
+	const before = listedAs(LARGE, 'CUST_LARGE');
+	const after = () => listedAs(sim().beneficiaries('CUST_LARGE'), 'CUST_LARGE');
 
-	// Pages one at a time, so that the change lands between two page reads of the first read: the
-	// pages before it are of the list before, those after it of the list after (a mix), and only
-	// the confirming reads can tell. The list after is returned, after a third read agreed.
+	// The change lands right after page N is answered, while the other pages of the first read are
+	// in flight (8 at once): page N (and those answered before it) are of the list before, those
+	// answered after it of the list after. Page N itself differs between the two lists, so the
+	// first read is never the list after: only the confirming reads can tell. The list after is
+	// returned, after a third read agreed with the second.
 	it.each([
 		[0, 1],
 		[49, 2],
@@ -69,52 +72,37 @@ describe('a listing read across pages is whole at one moment', () => {
 		'one beneficiary unbound at position %i and another bound at the end right after page %i is read: the list after, never a mix',
 		async (position, pageNumber) => {
 			sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber, position, times: 1 });
-			const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 1 } });
+			const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 			expect(run.status).toBe('success');
 			expect(JSON.stringify(after())).not.toBe(JSON.stringify(before));
 			expect(run.json).toEqual(after());
-			// The first read (a mix) differed from the second; the third agreed with the second.
+			// The first read differed from the second; the third agreed with the second.
 			expect(sim().requests).toHaveLength(3 * 7);
 		},
 	);
 
 	it('pages read at once: the list before or the list after, never a mix', async () => {
 		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 0, times: 1 });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 		expect(run.status).toBe('success');
 		expect([JSON.stringify(before), JSON.stringify(after())]).toContain(JSON.stringify(run.json));
 	});
 
-	it('without Confirm Whole List the same change goes unseen: one gone beneficiary kept, one that stayed missing (the risk the option accepts)', async () => {
-		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 1, position: 0, times: 1 });
-		const run = await list(sim(), {
-			returnAll: true,
-			options: { customerId: 'CUST_LARGE', pageConcurrency: 1, confirmWholeList: false },
-		});
-		expect(run.status).toBe('success');
-		expect(run.json).toHaveLength(320);
-		const tokens = new Set(run.json.map((b) => b.beneficiaryToken));
-		// The unbound first beneficiary was emitted, and the one that moved up onto page 1 was not.
-		expect(tokens.has(before[0].beneficiaryToken)).toBe(true);
-		expect(tokens.has(before[50].beneficiaryToken)).toBe(false);
-		expect(sim().requests).toHaveLength(7);
-	});
-
 	it('a list that keeps changing fails after 4 reads, naming why and what to do, and emits nothing', async () => {
 		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10 });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(
 			/^The beneficiary list changed while it was being read: .*it was read 4 times and no two reads in a row agreed$/,
 		);
-		expect(run.error?.description).toMatch(/turn off Confirm Whole List/);
+		expect(run.error?.description).toMatch(/Run the node again once the beneficiaries stop changing/);
 		expect(sim().requests).toHaveLength(4 * 7);
 	});
 
 	it('reads a single page once: one answer is one moment', async () => {
-		const run = await list(sim(), { returnAll: false, limit: 50, options: { customerId: 'CUST_LARGE' } });
-		expect(run.json).toEqual(LARGE.slice(0, 50));
+		const run = await list(sim(), { returnAll: false, limit: 50, customerId: 'CUST_LARGE' });
+		expect(run.json).toEqual(before.slice(0, 50));
 		expect(sim().requests).toHaveLength(1);
 	});
 });
@@ -126,7 +114,7 @@ describe('bank details are masked in every message', () => {
 		const run = await list(sim(), {
 			returnAll: true,
 			filters: { bankAccountNo: wanted.bankAccountNo },
-			options: { customerId: 'CUST_LARGE' },
+			customerId: 'CUST_LARGE',
 		});
 		expect(run.status).toBe('error');
 		const text = JSON.stringify(run.error);
@@ -186,49 +174,52 @@ describe('bank details are masked in every message', () => {
 });
 
 describe('Continue On Fail covers every per-item parameter', () => {
-	it("an invalid Concurrency from item 0's expression fails item 0 only; the others run at the default width", async () => {
+	it("an invalid Timeout from item 0's expression fails item 0 only; the others run", async () => {
 		const run = await quota(
 			sim(),
-			{ ...QUOTA, options: { concurrency: '={{ $json.width }}' } },
-			{ items: [{ width: 0 }, { width: 0 }, { width: 0 }], continueOnFail: true },
+			{ ...QUOTA, options: { timeout: '={{ $json.timeout }}' } },
+			{ items: [{ timeout: 0 }, { timeout: 1000 }, { timeout: 5000 }], continueOnFail: true },
 		);
 		expect(run.status).toBe('success');
 		expect(run.json).toHaveLength(3);
-		expect(run.json[0]).toMatchObject({ field: 'concurrency' });
-		expect(String(run.json[0].error)).toMatch(/Concurrency must be a whole number from 1 to 10, got 0/);
+		expect(run.json[0]).toMatchObject({ field: 'timeout' });
+		expect(String(run.json[0].error)).toMatch(/Timeout must be a whole number from 1000 to 300000, got 0/);
 		expect(run.json[1]).toMatchObject({ quotaAccumulationId: 'U-1001' });
 		expect(run.json[2]).toMatchObject({ quotaAccumulationId: 'U-1001' });
 		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		// Item 0 sent nothing.
+		expect(sim().requests).toHaveLength(2);
 	});
 
-	it("the listing's error item names its own parameter, pageConcurrency", async () => {
+	it("the listing's error item names the parameter, timeout", async () => {
 		const run = await list(
 			sim(),
-			{ returnAll: false, limit: 2, options: { customerId: 'CUST_SMALL', pageConcurrency: '={{ $json.width }}' } },
-			{ items: [{ width: 11 }, { width: 11 }], continueOnFail: true },
+			{ returnAll: false, limit: 2, customerId: 'CUST_SMALL', options: { timeout: '={{ $json.timeout }}' } },
+			{ items: [{ timeout: 300_001 }, { timeout: 1000 }], continueOnFail: true },
 		);
-		expect(run.json[0]).toMatchObject({ field: 'pageConcurrency' });
+		expect(run.json[0]).toMatchObject({ field: 'timeout' });
 		expect(run.json.slice(1)).toEqual(SMALL.slice(0, 2));
 	});
 
-	it('without Continue On Fail the same value ends the node before anything is sent', async () => {
+	it('without Continue On Fail the same value ends the node, and nothing is emitted', async () => {
 		const run = await quota(
 			sim(),
-			{ ...QUOTA, options: { concurrency: '={{ $json.width }}' } },
-			{ items: [{ width: 0 }, { width: 2 }] },
+			{ ...QUOTA, options: { timeout: '={{ $json.timeout }}' } },
+			{ items: [{ timeout: 0 }, { timeout: 2000 }] },
 		);
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/Concurrency must be a whole number from 1 to 10, got 0/);
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toMatch(/Timeout must be a whole number from 1000 to 300000, got 0/);
 		expect(sim().requests).toHaveLength(0);
 	});
 });
 
 describe('a replayed answer is refused', () => {
 	it('a signed listing answer served again within the freshness window is refused, naming the replay', async () => {
-		const first = await list(sim(), { returnAll: false, limit: 5, options: { customerId: 'CUST_SMALL' } });
+		const first = await list(sim(), { returnAll: false, limit: 5, customerId: 'CUST_SMALL' });
 		expect(first.status).toBe('success');
 		sim().addFault({ fault: 'replay', operation: 'list', times: 1 });
-		const again = await list(sim(), { returnAll: false, limit: 5, options: { customerId: 'CUST_SMALL' } });
+		const again = await list(sim(), { returnAll: false, limit: 5, customerId: 'CUST_SMALL' });
 		expect(again.status).toBe('error');
 		expect(again.json).toEqual([]);
 		expect(again.error?.message).toMatch(/was already received once: the same signed answer came back again/);
@@ -239,7 +230,7 @@ describe('a replayed answer is refused', () => {
 	it('an answer replayed to a workflow with a longer tolerance is refused: it was already accepted once', async () => {
 		const first = await list(
 			sim(),
-			{ returnAll: true, options: { customerId: 'CUST_SMALL' } },
+			{ returnAll: true, customerId: 'CUST_SMALL' },
 			{
 				credentials: { responseTimeToleranceSeconds: 2 },
 			},
@@ -250,9 +241,7 @@ describe('a replayed answer is refused', () => {
 		const realNow = Date.now.bind(Date);
 		const moved = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_200);
 		sim().addFault({ fault: 'replay', operation: 'list', times: 1 });
-		const again = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } }).finally(() =>
-			moved.mockRestore(),
-		);
+		const again = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }).finally(() => moved.mockRestore());
 		expect(sim().requests.at(-1)?.fault).toBe('replay');
 		expect(again.status).toBe('error');
 		expect(again.error?.message).toMatch(/already received once/);
@@ -365,11 +354,12 @@ describe('Include Proof: an auditor verifies an answer again with OpenSSL alone'
 		const run = await list(sim(), {
 			returnAll: false,
 			limit: 120,
-			options: { customerId: 'CUST_LARGE', includeProof: true },
+			customerId: 'CUST_LARGE',
+			options: { includeProof: true },
 		});
 		expect(run.json).toHaveLength(120);
 		expect(run.json.map((b) => Object.fromEntries(Object.entries(b).filter(([key]) => key !== 'proof')))).toEqual(
-			LARGE.slice(0, 120),
+			listedAs(LARGE, 'CUST_LARGE').slice(0, 120),
 		);
 		const full = run.json.filter((b) => (b.proof as IDataObject).bodyBase64 !== undefined);
 		expect(full.map((b) => b.beneficiaryToken)).toEqual([0, 50, 100].map((i) => LARGE[i].beneficiaryToken));
@@ -405,7 +395,7 @@ describe('Include Proof: an auditor verifies an answer again with OpenSSL alone'
 	});
 
 	it('is off by default: no proof in the output', async () => {
-		const run = await list(sim(), { returnAll: false, limit: 3, options: { customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), { returnAll: false, limit: 3, customerId: 'CUST_LARGE' });
 		expect(run.json).toHaveLength(3);
 		expect(run.json.every((b) => b.proof === undefined)).toBe(true);
 	});

@@ -1,9 +1,9 @@
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { FaultKind } from '../../sandbox/server';
-import { list, quota, useSimulator, watchedNode } from '../support/helpers';
+import { list, listedAs, quota, useSimulator, watchedNode } from '../support/helpers';
 
 const { sim } = useSimulator();
-const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
+const LARGE = listedAs(createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[], 'CUST_LARGE');
 const QUOTA = {
 	quotaAccumulationMethod: 'USER_ID',
 	quotaAccumulationId: 'U-1001',
@@ -67,10 +67,10 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 			['hang', 7],
 		];
 		for (const [fault, pageNumber] of faults) sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber, times: 1 });
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', timeout: 1000 } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE', options: { timeout: 1000 } });
 		expect(run.status).toBe('success');
 		expectWhole(run.json);
-		// 7 pages, read twice (Confirm Whole List), and one retry for each fault.
+		// 7 pages, read twice (the second read confirms the first), and one retry for each fault.
 		expect(sim().requests).toHaveLength(2 * 7 + faults.length);
 	});
 
@@ -93,7 +93,7 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 		for (const fault of ['http503', 'rateLimit', 'http503', 'http503', 'http503'] as const) {
 			sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber: 2, times: 1 });
 		}
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toMatch(/The gateway answered HTTP 503/);
 		expect(sim().requests.filter((r) => (JSON.parse(r.body) as { pageNumber: number }).pageNumber === 2)).toHaveLength(
@@ -191,7 +191,7 @@ describe('integrity failures are never retried and never emit data', () => {
 		'%s on page 4 of a listing: the whole listing fails, nothing from any page is emitted',
 		async (fault) => {
 			sim().addFault({ fault, customerId: 'CUST_LARGE', pageNumber: 4 });
-			const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageConcurrency: 2 } });
+			const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 			expect(run.status).toBe('error');
 			expect(run.json).toEqual([]);
 			expect(

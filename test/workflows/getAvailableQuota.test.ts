@@ -56,7 +56,8 @@ describe('Get Available Quota through n8n’s engine', () => {
 			quotaAccumulationMethod: 'USER_ID',
 			quotaAccumulationId: 'U-1001',
 			currency: 'USD',
-			options: { connectedAccountId: 'ACC-77', accessToken: 'tok-9' },
+			connectedAccountId: 'ACC-77',
+			options: { accessToken: 'tok-9' },
 		});
 		const { headers } = sim().requests[0];
 		expect(headers['connected-accountid']).toBe('ACC-77');

@@ -3,22 +3,26 @@
  * decides whose data comes back (Customer ID, Connected Account ID, Access Token) or what is asked
  * (Accumulation ID), and that gives nothing for an item, fails that item instead of reading the
  * partner's own account; a field left empty as typed still means what it says. Each listed
- * beneficiary can say whose list it came from (_listedFor), on by default from node version 1.1.
+ * beneficiary says whose list it came from (_listedFor).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
-import { list, OK_QUOTA, QUOTA, quota, useSimulator } from '../support/helpers';
+import { list, listedAs, OK_QUOTA, QUOTA, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const customers = createCustomers();
-const SMALL = customers.get('CUST_SMALL')?.beneficiaries as Beneficiary[];
-const OWN = customers.get('')?.beneficiaries as Beneficiary[];
+/** As the gateway returns them. */
+const SMALL_RETURNED = customers.get('CUST_SMALL')?.beneficiaries as Beneficiary[];
+const OWN_RETURNED = customers.get('')?.beneficiaries as Beneficiary[];
+/** As the node lists them: each with _listedFor. */
+const SMALL = listedAs(SMALL_RETURNED, 'CUST_SMALL');
+const OWN = listedAs(OWN_RETURNED);
 const bodies = () => sim().requests.map((r) => JSON.parse(r.body) as IDataObject);
 
 /** A sheet of customers: a row with a value, one with an empty cell, one blank, one without the column. */
 const ROWS: IDataObject[] = [{ customerId: 'CUST_SMALL' }, { customerId: '' }, { customerId: '   ' }, {}];
-const BY_ROW = { returnAll: true, options: { customerId: '={{ $json.customerId }}' } };
+const BY_ROW = { returnAll: true, customerId: '={{ $json.customerId }}' };
 
 const without = (items: IDataObject[], field: string) =>
 	items.map((item) => Object.fromEntries(Object.entries(item).filter(([key]) => key !== field)));
@@ -61,7 +65,7 @@ describe('Customer ID by expression: a row whose cell is empty or blank is refus
 	);
 
 	it('Customer ID left empty as typed still lists your own account, on purpose', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: '' } });
+		const run = await list(sim(), { returnAll: true, customerId: '' });
 		expect(run.status).toBe('success');
 		expect(run.json).toEqual(OWN);
 		const plain = await list(sim(), { returnAll: true });
@@ -69,7 +73,7 @@ describe('Customer ID by expression: a row whose cell is empty or blank is refus
 	});
 
 	it('an expression that gives a value is sent as given', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: '={{ "CUST_" + "SMALL" }}' } });
+		const run = await list(sim(), { returnAll: true, customerId: '={{ "CUST_" + "SMALL" }}' });
 		expect(run.json).toEqual(SMALL);
 	});
 });
@@ -77,13 +81,14 @@ describe('Customer ID by expression: a row whose cell is empty or blank is refus
 describe('Options given as one expression (an imported or generated workflow)', () => {
 	it('n8n 2.41 drops the collection before the node runs: no option reaches it (the README says to give each option its own expression)', async () => {
 		// The node cannot tell this from Options left empty: each item is read as with no options.
-		// Were n8n to hand the expression on, an empty customer would be refused (test/nodes/emptyExpressions.test.ts).
+		// Were n8n to hand the expression on, an empty access token would be refused (test/nodes/emptyExpressions.test.ts).
 		await list(
 			sim(),
-			{ returnAll: true, options: '={{ { customerId: $json.customerId } }}' },
-			{ items: [{ customerId: 'CUST_SMALL' }], continueOnFail: true },
+			{ returnAll: true, customerId: 'CUST_SMALL', options: '={{ { accessToken: $json.token } }}' },
+			{ items: [{ token: 'tok-1' }], continueOnFail: true },
 		);
-		expect(bodies().map((body) => body.customerId)).toEqual([undefined]);
+		expect(bodies().map((body) => body.accessToken)).toEqual([undefined]);
+		expect(bodies().map((body) => body.customerId)).toEqual(['CUST_SMALL']);
 	});
 });
 
@@ -93,10 +98,10 @@ describe('every field whose empty value reads your own account is decided the sa
 	it("the listing's Access Token: refused without showing what the expression gave", async () => {
 		const run = await list(
 			sim(),
-			{ returnAll: true, options: { customerId: 'CUST_SMALL', accessToken: '={{ $json.token }}' } },
+			{ returnAll: true, customerId: 'CUST_SMALL', options: { accessToken: '={{ $json.token }}' } },
 			{ items: tokenRows, continueOnFail: true },
 		);
-		expect(run.json.slice(0, SMALL.length)).toEqual(SMALL);
+		expect(run.json.slice(0, SMALL.length)).toEqual(listedAs(SMALL_RETURNED, 'CUST_SMALL', true));
 		expect(run.json.slice(SMALL.length)).toEqual([
 			expect.objectContaining({
 				error: expect.stringMatching(
@@ -117,7 +122,7 @@ describe('every field whose empty value reads your own account is decided the sa
 		];
 		const run = await quota(
 			sim(),
-			{ ...QUOTA, options: { connectedAccountId: '={{ $json.account }}', accessToken: '={{ $json.token }}' } },
+			{ ...QUOTA, connectedAccountId: '={{ $json.account }}', options: { accessToken: '={{ $json.token }}' } },
 			{ items: rows, continueOnFail: true },
 		);
 		expect(run.json).toEqual([
@@ -150,55 +155,46 @@ describe('every field whose empty value reads your own account is decided the sa
 	});
 
 	it('fields left empty as typed keep their meaning: your own quota, no OAuth', async () => {
-		const run = await quota(sim(), { ...QUOTA, options: { connectedAccountId: '', accessToken: '' } });
+		const run = await quota(sim(), { ...QUOTA, connectedAccountId: '', options: { accessToken: '' } });
 		expect(run.json).toEqual([OK_QUOTA]);
 		expect(sim().requests[0].headers['connected-accountid']).toBeUndefined();
 	});
 });
 
 describe('whose list: _listedFor on each listed beneficiary', () => {
-	/** The node's defaults, as a new node has them (Include Owner on). */
+	/** Every node version: saved workflows (1) and new nodes (1.1) alike. */
+	const V1 = { typeVersion: 1 };
 	const V1_1 = { typeVersion: 1.1 };
 
-	it('on by default: the customer sent, otherwise the item exactly as the API returned it', async () => {
-		const run = await list(sim(), BY_ROW, { items: [{ customerId: 'CUST_SMALL' }], ...V1_1 });
-		expect(run.json.map((item) => item._listedFor)).toEqual(SMALL.map(() => ({ customerId: 'CUST_SMALL' })));
-		expect(without(run.json, '_listedFor')).toEqual(SMALL);
-	});
+	it.each([V1, V1_1])(
+		'always (node version $typeVersion): the customer sent, otherwise the item exactly as the API returned it',
+		async (version) => {
+			const run = await list(sim(), BY_ROW, { items: [{ customerId: 'CUST_SMALL' }], ...version });
+			expect(run.json.map((item) => item._listedFor)).toEqual(SMALL.map(() => ({ customerId: 'CUST_SMALL' })));
+			expect(without(run.json, '_listedFor')).toEqual(SMALL_RETURNED);
+		},
+	);
 
 	it('your own account says so; an access token is named, never shown', async () => {
 		const own = await list(sim(), { returnAll: true }, V1_1);
-		expect(own.json.map((item) => item._listedFor)).toEqual(OWN.map(() => ({ ownAccount: true })));
+		expect(own.json.map((item) => item._listedFor)).toEqual(OWN_RETURNED.map(() => ({ ownAccount: true })));
 		const token = await list(sim(), { returnAll: true, options: { accessToken: 'tok-secret-77' } }, V1_1);
 		expect(token.json[0]._listedFor).toEqual({ viaAccessToken: true });
 		expect(JSON.stringify(token.json)).not.toContain('tok-secret-77');
 		const both = await list(
 			sim(),
-			{ returnAll: true, options: { customerId: 'CUST_SMALL', accessToken: 'tok-secret-77' } },
+			{ returnAll: true, customerId: 'CUST_SMALL', options: { accessToken: 'tok-secret-77' } },
 			V1_1,
 		);
 		expect(both.json[0]._listedFor).toEqual({ customerId: 'CUST_SMALL', viaAccessToken: true });
-	});
-
-	it('Include Owner off: the items as the API returned them; on: each names its list', async () => {
-		const saved = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } });
-		expect(saved.json).toEqual(SMALL);
-		const on = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: true } });
-		expect(on.json).toHaveLength(SMALL.length);
-		expect(on.json.every((item) => (item._listedFor as IDataObject).customerId === 'CUST_SMALL')).toBe(true);
-		const off = await list(
-			sim(),
-			{ returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: false } },
-			V1_1,
-		);
-		expect(off.json).toEqual(SMALL);
 	});
 
 	it('beside a proof, and per item when items list several customers', async () => {
 		const parameters: INodeParameters = {
 			returnAll: false,
 			limit: 2,
-			options: { customerId: '={{ $json.customerId }}', includeProof: true },
+			customerId: '={{ $json.customerId }}',
+			options: { includeProof: true },
 		};
 		const run = await list(sim(), parameters, {
 			items: [{ customerId: 'CUST_SMALL' }, { customerId: 'CUST_LARGE' }],
@@ -213,12 +209,12 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		expect(run.json[1].proof).toEqual({ page: 1 });
 	});
 
-	it('an answer that carries _listedFor is refused with Include Owner off too: never passed on as if it said whose list it is', async () => {
+	it('an answer that carries _listedFor is refused, in every node version: never passed on as if it said whose list it is', async () => {
 		const small = sim().beneficiaries('CUST_SMALL');
 		small[0] = { ...small[0], _listedFor: { customerId: 'CUST_OTHER' } } as unknown as (typeof small)[number];
 		const runs = [
-			await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } }),
-			await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: false } }, V1_1),
+			await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }, V1),
+			await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }, V1_1),
 		];
 		for (const listed of runs) {
 			expect(listed.status).toBe('error');
@@ -233,9 +229,9 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		sim().addFault({
 			fault: 'nonObjectItem',
 			operation: 'list',
-			item: { ...SMALL[0], _listedFor: { customerId: 'SOMEONE_ELSE' } },
+			item: { ...SMALL_RETURNED[0], _listedFor: { customerId: 'SOMEONE_ELSE' } },
 		});
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL' } }, V1_1);
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }, V1_1);
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toBe(
 			'Beneficiary 1 of the answer carries a field named _listedFor, the name this node gives the field that says whose list an item came from',

@@ -1,31 +1,34 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
-import { list, useSimulator } from '../support/helpers';
+import { list, listedAs, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const data = createCustomers();
 const LARGE = data.get('CUST_LARGE')?.beneficiaries as Beneficiary[];
 const SMALL = data.get('CUST_SMALL')?.beneficiaries as Beneficiary[];
+/** The beneficiaries as listed, each with whose list it came from. */
+const LISTED_LARGE = listedAs(LARGE, 'CUST_LARGE');
+const LISTED_SMALL = listedAs(SMALL, 'CUST_SMALL');
 
 const bodies = () => sim().requests.map((r) => JSON.parse(r.body) as IDataObject);
-/** Requests for a listing of `pages` pages: read twice to confirm it when there is more than one (Confirm Whole List). */
+/** Requests for a listing of `pages` pages: read twice to confirm it when there is more than one. */
 const confirmed = (pages: number) => (pages > 1 ? 2 * pages : pages);
 
-describe('List Beneficiaries through n8n’s engine', () => {
+describe('Get Many Beneficiaries through n8n’s engine', () => {
 	it('returns every beneficiary of a customer with a few hundred, complete, in API order, no duplicates', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE' } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 		expect(run.status).toBe('success');
 		expect(run.json).toHaveLength(320);
 		expect(new Set(run.json.map((b) => b.beneficiaryToken)).size).toBe(320);
-		expect(run.json).toEqual(LARGE);
+		expect(run.json).toEqual(LISTED_LARGE);
 		expect(bodies().map((b) => b.pageNumber)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 6, 7]));
 		expect(sim().requests).toHaveLength(confirmed(7));
 	});
 
 	it('keeps fields the API does not name, untouched', async () => {
-		const run = await list(sim(), { returnAll: false, limit: 1, options: { customerId: 'CUST_LARGE' } });
-		expect(run.json[0]).toEqual(LARGE[0]);
+		const run = await list(sim(), { returnAll: false, limit: 1, customerId: 'CUST_LARGE' });
+		expect(run.json[0]).toEqual(LISTED_LARGE[0]);
 		expect(run.json[0].extendInfo).toEqual(LARGE[0].extendInfo);
 	});
 
@@ -39,21 +42,33 @@ describe('List Beneficiaries through n8n’s engine', () => {
 	])(
 		'limit %i gives exactly that many (or all) and reads only %i page(s) (twice to confirm several)',
 		async (limit, pages) => {
-			const run = await list(sim(), { returnAll: false, limit, options: { customerId: 'CUST_LARGE' } });
-			expect(run.json).toEqual(LARGE.slice(0, limit));
+			const run = await list(sim(), { returnAll: false, limit, customerId: 'CUST_LARGE' });
+			expect(run.json).toEqual(LISTED_LARGE.slice(0, limit));
 			expect(sim().requests).toHaveLength(confirmed(pages));
 		},
 	);
 
-	it('honours the page size option', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_LARGE', pageSize: 20 } });
-		expect(run.json).toEqual(LARGE);
-		expect(sim().requests).toHaveLength(confirmed(16));
-		expect(bodies().every((b) => b.pageSize === 20)).toBe(true);
+	it("asks for every page at the API's largest size, 50, each page once a read", async () => {
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
+		expect(run.json).toEqual(LISTED_LARGE);
+		expect(bodies().every((b) => b.pageSize === 50)).toBe(true);
+		const pages = bodies()
+			.map((b) => b.pageNumber as number)
+			.sort((a, b) => a - b);
+		expect(pages).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]);
+	});
+
+	it('options a saved workflow may still hold (Page Size, Concurrency, Include Owner, Confirm Whole List) change nothing', async () => {
+		const saved = { pageSize: 10, pageConcurrency: 1, includeOwner: false, confirmWholeList: false };
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE', options: saved }, { typeVersion: 1 });
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual(LISTED_LARGE);
+		expect(bodies().every((b) => b.pageSize === 50)).toBe(true);
+		expect(sim().requests).toHaveLength(confirmed(7));
 	});
 
 	it('returns nothing, successfully, for a customer with no beneficiaries', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_EMPTY' } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_EMPTY' });
 		expect(run.status).toBe('success');
 		expect(run.json).toEqual([]);
 		expect(sim().requests).toHaveLength(1);
@@ -62,11 +77,12 @@ describe('List Beneficiaries through n8n’s engine', () => {
 	it('lists your own account when no customer is given, and sends no Connected-CustomerId', async () => {
 		const run = await list(sim(), { returnAll: true });
 		expect(run.json).toHaveLength(12);
+		expect(run.json.every((b) => JSON.stringify(b._listedFor) === '{"ownAccount":true}')).toBe(true);
 		expect(sim().requests[0].headers['connected-customerid']).toBeUndefined();
 	});
 
 	it('sends the customer and the access token in the signed body, and no Connected-CustomerId header', async () => {
-		await list(sim(), { returnAll: false, limit: 5, options: { customerId: 'CUST_SMALL', accessToken: 'tok-123' } });
+		await list(sim(), { returnAll: false, limit: 5, customerId: 'CUST_SMALL', options: { accessToken: 'tok-123' } });
 		expect(sim().requests[0].headers['connected-customerid']).toBeUndefined();
 		expect(bodies()[0]).toEqual({ accessToken: 'tok-123', customerId: 'CUST_SMALL', pageSize: 50, pageNumber: 1 });
 	});
@@ -83,9 +99,9 @@ describe('List Beneficiaries through n8n’s engine', () => {
 			const run = await list(sim(), {
 				returnAll: true,
 				filters: { [field]: value },
-				options: { customerId: 'CUST_LARGE' },
+				customerId: 'CUST_LARGE',
 			});
-			expect(run.json).toEqual(LARGE.filter((b) => b[field as keyof Beneficiary] === value));
+			expect(run.json).toEqual(LISTED_LARGE.filter((b) => b[field as keyof Beneficiary] === value));
 			expect(run.json.length).toBeGreaterThanOrEqual(1);
 			expect(bodies()[0][field]).toBe(value);
 		});
@@ -94,16 +110,16 @@ describe('List Beneficiaries through n8n’s engine', () => {
 			const run = await list(sim(), {
 				returnAll: true,
 				filters: { currencyList: ['USD', 'JPY'] },
-				options: { customerId: 'CUST_LARGE' },
+				customerId: 'CUST_LARGE',
 			});
-			const expected = LARGE.filter((b) => ['USD', 'JPY'].includes(b.currency));
+			const expected = LISTED_LARGE.filter((b) => ['USD', 'JPY'].includes(b.currency));
 			expect(expected.length).toBeGreaterThan(10);
 			expect(run.json).toEqual(expected);
 		});
 
 		it.each(['BANK_ACCOUNT', 'WALLET_ACCOUNT'])('assetType %s', async (assetType) => {
-			const run = await list(sim(), { returnAll: true, filters: { assetType }, options: { customerId: 'CUST_LARGE' } });
-			expect(run.json).toEqual(LARGE.filter((b) => b.assetType === assetType));
+			const run = await list(sim(), { returnAll: true, filters: { assetType }, customerId: 'CUST_LARGE' });
+			expect(run.json).toEqual(LISTED_LARGE.filter((b) => b.assetType === assetType));
 		});
 
 		it.each([[['SAME_NAME']], [['THIRD_PARTY']], [['SAME_NAME', 'THIRD_PARTY']]])(
@@ -112,9 +128,9 @@ describe('List Beneficiaries through n8n’s engine', () => {
 				const run = await list(sim(), {
 					returnAll: true,
 					filters: { relationFilter },
-					options: { customerId: 'CUST_LARGE' },
+					customerId: 'CUST_LARGE',
 				});
-				expect(run.json).toEqual(LARGE.filter((b) => relationFilter.includes(b.relationType)));
+				expect(run.json).toEqual(LISTED_LARGE.filter((b) => relationFilter.includes(b.relationType)));
 			},
 		);
 
@@ -128,11 +144,11 @@ describe('List Beneficiaries through n8n’s engine', () => {
 			const run = await list(sim(), {
 				returnAll: true,
 				filters: { accountName },
-				options: { customerId: 'CUST_SMALL' },
+				customerId: 'CUST_SMALL',
 			});
 			expect(run.status).toBe('success');
 			expect(run.json).toHaveLength(count);
-			for (const b of run.json) expect(SMALL).toContainEqual(b);
+			for (const b of run.json) expect(LISTED_SMALL).toContainEqual(b);
 			expect(bodies()[0].accountName).toBe(accountName);
 		});
 
@@ -140,10 +156,12 @@ describe('List Beneficiaries through n8n’s engine', () => {
 			const run = await list(sim(), {
 				returnAll: true,
 				filters: { currencyList: ['USD'], assetType: 'BANK_ACCOUNT', relationFilter: ['THIRD_PARTY'] },
-				options: { customerId: 'CUST_LARGE' },
+				customerId: 'CUST_LARGE',
 			});
 			expect(run.json).toEqual(
-				LARGE.filter((b) => b.currency === 'USD' && b.assetType === 'BANK_ACCOUNT' && b.relationType === 'THIRD_PARTY'),
+				LISTED_LARGE.filter(
+					(b) => b.currency === 'USD' && b.assetType === 'BANK_ACCOUNT' && b.relationType === 'THIRD_PARTY',
+				),
 			);
 		});
 
@@ -162,7 +180,7 @@ describe('List Beneficiaries through n8n’s engine', () => {
 			sim(),
 			{
 				returnAll: true,
-				options: { customerId: '={{ $json.customer }}' },
+				customerId: '={{ $json.customer }}',
 				filters: { accountName: '={{ $json.name }}' },
 			},
 			{

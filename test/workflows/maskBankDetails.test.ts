@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { list, useSimulator } from '../support/helpers';
+import { list, listedAs, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 
@@ -19,9 +19,9 @@ const tail = (value: string) => `****${value.slice(-4)}`;
 const wholeValues = (beneficiaries: Beneficiary[]) =>
 	beneficiaries.flatMap((b) => BANK.map((field) => b[field]).filter((v): v is string => typeof v === 'string'));
 
-/** The beneficiary as Mask Bank Details shows it. */
-const masked = (b: Beneficiary): IDataObject => {
-	const out: IDataObject = { ...b };
+/** The beneficiary as Mask Bank Details shows it, listed for `customerId`. */
+const masked = (b: Beneficiary, customerId: string): IDataObject => {
+	const out = { ...listedAs([b], customerId)[0] } as unknown as IDataObject;
 	for (const field of BANK) if (typeof b[field] === 'string') out[field] = tail(b[field] as string);
 	return out;
 };
@@ -35,19 +35,20 @@ function echoInExtendInfo(): Beneficiary {
 
 describe('the action node', () => {
 	it('off by default: items as the API returned them', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', includeOwner: false } });
-		expect(run.json).toEqual(sim().beneficiaries('CUST_SMALL'));
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' });
+		expect(run.json).toEqual(listedAs(sim().beneficiaries('CUST_SMALL'), 'CUST_SMALL'));
 	});
 
 	it('on: no whole bank value anywhere in any item, every other field as returned', async () => {
 		const first = echoInExtendInfo();
 		const run = await list(sim(), {
 			returnAll: true,
-			options: { customerId: 'CUST_SMALL', maskBankDetails: true, includeOwner: false },
+			customerId: 'CUST_SMALL',
+			maskBankDetails: true,
 		});
 		expect(run.status).toBe('success');
 		const beneficiaries = sim().beneficiaries('CUST_SMALL');
-		const expected: IDataObject[] = beneficiaries.map(masked);
+		const expected: IDataObject[] = beneficiaries.map((b) => masked(b, 'CUST_SMALL'));
 		expected[0].extendInfo = {
 			...first.extendInfo,
 			payTo: `${tail(first.bankAccountNo as string)} / ${tail(first.bankAccountIBAN as string)}`,
@@ -60,17 +61,40 @@ describe('the action node', () => {
 	it('on for a list of 7 pages: every item masked', async () => {
 		const run = await list(sim(), {
 			returnAll: true,
-			options: { customerId: 'CUST_LARGE', maskBankDetails: true, includeOwner: false },
+			customerId: 'CUST_LARGE',
+			maskBankDetails: true,
 		});
-		expect(run.json).toEqual(sim().beneficiaries('CUST_LARGE').map(masked));
+		expect(run.json).toEqual(
+			sim()
+				.beneficiaries('CUST_LARGE')
+				.map((b) => masked(b, 'CUST_LARGE')),
+		);
 		const produced = JSON.stringify(run.json);
 		for (const value of wholeValues(sim().beneficiaries('CUST_LARGE'))) expect(produced).not.toContain(value);
 	});
 
-	it('with Include Proof it is refused before anything is sent: a proof is the bytes signed, bank details whole', async () => {
+	it('with Include Proof it is not offered: a proof left in the options is not used, items are masked and carry none', async () => {
 		const run = await list(sim(), {
 			returnAll: true,
-			options: { customerId: 'CUST_SMALL', maskBankDetails: true, includeProof: true },
+			customerId: 'CUST_SMALL',
+			maskBankDetails: true,
+			options: { includeProof: true },
+		});
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual(
+			sim()
+				.beneficiaries('CUST_SMALL')
+				.map((b) => masked(b, 'CUST_SMALL')),
+		);
+		expect(run.json.every((b) => b.proof === undefined)).toBe(true);
+	});
+
+	it('with Include Proof by expression it is refused before anything is sent: a proof is the bytes signed, bank details whole', async () => {
+		const run = await list(sim(), {
+			returnAll: true,
+			customerId: 'CUST_SMALL',
+			maskBankDetails: '={{ true }}',
+			options: { includeProof: true },
 		});
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toBe(
@@ -84,7 +108,7 @@ describe('the trigger', () => {
 	const OWNER = { _listedFor: { customerId: 'CUST_SMALL' } };
 	const poller = (parameters: INodeParameters, mode?: 'manual') =>
 		activateTrigger({
-			parameters: { options: { customerId: 'CUST_SMALL' }, ...parameters },
+			parameters: { customerId: 'CUST_SMALL', ...parameters },
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
 			mode,
@@ -110,7 +134,7 @@ describe('the trigger', () => {
 		}
 		expect(items).toEqual([
 			{
-				...masked(after),
+				...masked(after, 'CUST_SMALL'),
 				extendInfo: {
 					...after.extendInfo,
 					payTo: `${tail(before.bankAccountNo as string)} / ${tail(before.bankAccountIBAN as string)}`,
@@ -139,7 +163,7 @@ describe('the trigger', () => {
 		};
 		list.push(added);
 		const [gone] = list.splice(2, 1);
-		expect(await emitted(adding)).toEqual([{ ...masked(added), event: 'beneficiaryAdded', ...OWNER }]);
+		expect(await emitted(adding)).toEqual([{ ...masked(added, 'CUST_SMALL'), event: 'beneficiaryAdded', ...OWNER }]);
 		const removed = await emitted(removing);
 		expect(removed).toEqual([expect.objectContaining({ beneficiaryToken: tail(gone.beneficiaryToken) })]);
 		const sample = await emitted(poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'] }, 'manual'));
@@ -158,7 +182,7 @@ describe('the trigger', () => {
 			beneficiaryToken: Buffer.from('token:REF-MASK-2').toString('base64'),
 		};
 		sim().beneficiaries('CUST_SMALL').push(added);
-		expect(await emitted(turnedOn)).toEqual([{ ...masked(added), event: 'beneficiaryAdded', ...OWNER }]);
+		expect(await emitted(turnedOn)).toEqual([{ ...masked(added, 'CUST_SMALL'), event: 'beneficiaryAdded', ...OWNER }]);
 		expect(await emitted(turnedOff)).toEqual([{ ...added, event: 'beneficiaryAdded', ...OWNER }]);
 	});
 });

@@ -23,7 +23,7 @@ const kept = (b: IDataObject) => ({
 /** The listing with Mask Bank Details on: every item, the first one, and all of them as text. */
 const masked = async () => {
 	const before = { ...first() };
-	const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', maskBankDetails: true } });
+	const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL', maskBankDetails: true });
 	expect(run.status).toBe('success');
 	expect(run.json).toHaveLength(sim().beneficiaries('CUST_SMALL').length);
 	const item = run.json[0];
@@ -105,7 +105,7 @@ describe('the action node: no whole bank value, however the item repeats it', ()
 describe('the trigger (on by default): Added, Removed and Changed items masked alike', () => {
 	const poller = (event: string) =>
 		activateTrigger({
-			parameters: { triggerOn: 'beneficiaries', events: [event], options: { customerId: 'CUST_SMALL' } },
+			parameters: { triggerOn: 'beneficiaries', events: [event], customerId: 'CUST_SMALL' },
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
 		});
@@ -121,7 +121,7 @@ describe('the trigger (on by default): Added, Removed and Changed items masked a
 				triggerOn: 'beneficiaries',
 				events: ['beneficiaryAdded'],
 				maskBankDetails: '={{ $vars.MASK ?? "" }}',
-				options: { customerId: 'CUST_SMALL' },
+				customerId: 'CUST_SMALL',
 			},
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
@@ -142,7 +142,7 @@ describe('the trigger (on by default): Added, Removed and Changed items masked a
 		const b = first();
 		b.bankAccountNo = '6222021234567890';
 		b.referenceBeneficiaryId = '6222021234567890';
-		const sample = await list(sim(), { returnAll: true, options: { customerId: 'CUST_SMALL', maskBankDetails: true } });
+		const sample = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL', maskBankDetails: true });
 		expect(JSON.stringify(sample.json)).not.toContain('6222021234567890');
 		expect(sample.json[0]).toMatchObject({ referenceBeneficiaryId: '****7890', beneficiaryNick: b.beneficiaryNick });
 		const removing = poller('beneficiaryRemoved');

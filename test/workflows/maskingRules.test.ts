@@ -20,10 +20,7 @@ const extendInfo = (b: IDataObject) => b.extendInfo as IDataObject;
 
 /** The customer's list with Mask Bank Details on. */
 async function maskedList(customerId = 'CUST_SMALL'): Promise<IDataObject[]> {
-	const run = await list(sim(), {
-		returnAll: true,
-		options: { customerId, maskBankDetails: true, includeOwner: true },
-	});
+	const run = await list(sim(), { returnAll: true, customerId, maskBankDetails: true });
 	expect(run.status).toBe('success');
 	return run.json;
 }
@@ -34,7 +31,7 @@ async function watching(event: string): Promise<ReturnType<typeof activateTrigge
 		parameters: {
 			triggerOn: 'beneficiaries',
 			events: [event],
-			options: { customerId: 'CUST_SMALL' },
+			customerId: 'CUST_SMALL',
 		} as INodeParameters,
 		credentials: sandboxCredentials(sim().url),
 		staticData: {},

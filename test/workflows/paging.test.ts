@@ -1,12 +1,16 @@
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { LoggedRequest } from '../../sandbox/server';
-import { list, useSimulator, watchedNode } from '../support/helpers';
+import { list, listedAs, useSimulator, watchedNode } from '../support/helpers';
 
 const { sim } = useSimulator({ latencyMs: 15 });
-// These tests look at one read of a listing (its concurrency, order, retries and re-reads), so
-// Confirm Whole List is off; the confirming second read is tested in answerBinding.test.ts.
-const ONE_READ = { confirmWholeList: false };
-const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
+// A listing of several pages is always read twice (the second read confirms the first: pages of 50,
+// CUST_LARGE's 320 beneficiaries are 7 pages, read 14 times); how the two reads compare is tested
+// in answerBinding.test.ts.
+const LARGE = listedAs(createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[], 'CUST_LARGE');
+/** CUST_BENCH: 10,000 beneficiaries, 200 pages: enough to fill the width of 8 many times over. */
+const BENCH = listedAs(createCustomers().get('CUST_BENCH')?.beneficiaries as Beneficiary[], 'CUST_BENCH');
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const sorted = (pages: number[]) => [...pages].sort((a, b) => a - b);
 const pageOf = (request: LoggedRequest) => (JSON.parse(request.body) as { pageNumber: number }).pageNumber;
 const pagesAsked = () => sim().requests.map(pageOf);
 /**
@@ -16,31 +20,23 @@ const pagesAsked = () => sim().requests.map(pageOf);
 const holdLaterPagesUntilInFlight = (count: number) =>
 	sim().holdUntilInFlight(count, { holds: (request) => pageOf(request) > 1 });
 
-function expectExactlyOnce(json: Array<Record<string, unknown>>, expected: Beneficiary[]) {
+function expectExactlyOnce(json: Array<Record<string, unknown>>, expected: readonly object[]) {
 	expect(json).toHaveLength(expected.length);
 	expect(new Set(json.map((b) => b.beneficiaryToken)).size).toBe(expected.length);
 	expect(json).toEqual(expected);
 }
 
 describe('Return All reads the remaining pages concurrently, in API order, exactly once', () => {
-	it.each([1, 2, 4, 10])('page concurrency %i', async (pageConcurrency) => {
-		// 15 pages after page 1: enough for every width here to be filled.
-		const gate = holdLaterPagesUntilInFlight(pageConcurrency);
-		const run = await list(sim(), {
-			returnAll: true,
-			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency },
-		});
-		await gate.reached;
-		expectExactlyOnce(run.json, LARGE);
-		expect(pagesAsked()[0]).toBe(1);
-		expect([...pagesAsked()].sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
-		expect(sim().peakInFlight).toBe(pageConcurrency);
-	});
-
-	it('defaults to 8 requests at once', async () => {
+	it('8 requests at once, each page once a read, page 1 first', async () => {
+		// 199 pages after page 1: the width is filled many times over.
 		const gate = holdLaterPagesUntilInFlight(8);
-		await list(sim(), { returnAll: true, options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 10 } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_BENCH' });
 		await gate.reached;
+		expectExactlyOnce(run.json, BENCH);
+		expect(pagesAsked()[0]).toBe(1);
+		expect(sorted(pagesAsked().slice(0, 200))).toEqual(range(1, 200));
+		expect(pagesAsked()[200]).toBe(1);
+		expect(sorted(pagesAsked().slice(200))).toEqual(range(1, 200));
 		expect(sim().peakInFlight).toBe(8);
 	});
 
@@ -50,15 +46,16 @@ describe('Return All reads the remaining pages concurrently, in API order, exact
 			sim(),
 			{
 				returnAll: false,
-				limit: 45,
-				options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 10, pageConcurrency: 10 },
+				limit: 120,
+				customerId: 'CUST_LARGE',
 			},
 			node,
 		);
-		expectExactlyOnce(run.json, LARGE.slice(0, 45));
-		expect([...pagesAsked()].sort()).toEqual([1, 2, 3, 4, 5]);
-		// The node made (signed) those five requests and no other: none started and abandoned, arrived or not.
-		expect(node.signed()).toBe(5);
+		expectExactlyOnce(run.json, LARGE.slice(0, 120));
+		// Pages 1 to 3 of 7, each twice (the second read confirms the first).
+		expect(sorted(pagesAsked())).toEqual([1, 1, 2, 2, 3, 3]);
+		// The node made (signed) those six requests and no other: none started and abandoned, arrived or not.
+		expect(node.signed()).toBe(6);
 	});
 });
 
@@ -69,14 +66,12 @@ describe('a rate-limited listing', () => {
 		// Every answer takes at least 1 s: a retry is signed more than a second after its refused try,
 		// so a fresh signature has another Request-Time (whole seconds) and another signature.
 		sim().setLatency(1000);
-		const run = await list(sim(), {
-			returnAll: true,
-			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageSize: 20, pageConcurrency: 8 },
-		});
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 		expectExactlyOnce(run.json, LARGE);
 		const refused = sim().requests.filter((r) => r.resultCode === 'REQUEST_TRAFFIC_EXCEED_LIMIT');
 		expect(refused).toHaveLength(3);
-		expect(sim().requests).toHaveLength(16 + 3);
+		// 7 pages, the 3 refused tries, and the 7 pages of the confirming read.
+		expect(sim().requests).toHaveLength(7 + 3 + 7);
 		// Each retry is signed at its own time, not the refused try's headers sent again.
 		for (const page of [3, 5, 6]) {
 			const [refusedTry, retry] = sim().requests.filter(
@@ -95,7 +90,8 @@ describe('a rate-limited listing', () => {
 		sim().addFault({ fault: 'rateLimit', customerId: 'CUST_LARGE', pageNumber: 2 });
 		const run = await list(sim(), {
 			returnAll: true,
-			options: { ...ONE_READ, customerId: 'CUST_LARGE', timeout: 1000 },
+			customerId: 'CUST_LARGE',
+			options: { timeout: 1000 },
 		});
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
@@ -112,7 +108,8 @@ describe('HTTP 429 on a listing page', () => {
 		sim().addFault({ fault: 'http429', customerId: 'CUST_LARGE', pageNumber: 2 });
 		const run = await list(sim(), {
 			returnAll: true,
-			options: { ...ONE_READ, customerId: 'CUST_LARGE', timeout: 1000 },
+			customerId: 'CUST_LARGE',
+			options: { timeout: 1000 },
 		});
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
@@ -126,16 +123,19 @@ describe('HTTP 429 on a listing page', () => {
 });
 
 describe('a listing whose total changes while it is read', () => {
-	it('is read once more and returned whole when it settles', async () => {
+	it('is read again and returned whole once two reads agree', async () => {
 		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1, times: 1 });
-		const run = await list(sim(), {
-			returnAll: true,
-			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageConcurrency: 1 },
-		});
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 		expect(run.status).toBe('success');
-		const now = sim().requests.length;
-		// The first reading stops at page 2, the first page that shows the new total; the second reads all 7.
-		expect(now).toBe(2 + 7);
+		// Three reads, each starting with page 1: the first ends at the first page that shows the new
+		// total (the pages already asked for at the width of 8 may have arrived too); the second reads
+		// all 7 pages of the 321; the third agrees with it page for page.
+		const pages = pagesAsked();
+		expect(pages.filter((p) => p === 1)).toHaveLength(3);
+		for (const page of range(2, 7)) {
+			expect(pages.filter((p) => p === page).length).toBeGreaterThanOrEqual(2);
+			expect(pages.filter((p) => p === page).length).toBeLessThanOrEqual(3);
+		}
 		expect(run.json).toHaveLength(321);
 		expect(new Set(run.json.map((b) => b.beneficiaryToken)).size).toBe(321);
 		expect(run.json.slice(1)).toEqual(LARGE);
@@ -143,15 +143,15 @@ describe('a listing whose total changes while it is read', () => {
 
 	it('fails clearly, naming the counts, when it keeps changing, and emits nothing', async () => {
 		sim().addFault({ fault: 'totalChanges', customerId: 'CUST_LARGE', pageNumber: 1 });
-		const run = await list(sim(), {
-			returnAll: true,
-			options: { ...ONE_READ, customerId: 'CUST_LARGE', pageConcurrency: 1 },
-		});
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
+		// The second read that does not add up ends the listing: its page 1 saw 321, the next page to
+		// arrive (of those asked for at once) 322.
 		expect(run.error?.message).toMatch(
-			/The beneficiary list changed while it was being read: page 1 reported 321 beneficiaries, page 2 reported 322/,
+			/The beneficiary list changed while it was being read: page 1 reported 321 beneficiaries, page [2-7] reported 322/,
 		);
+		expect(pagesAsked().filter((p) => p === 1)).toHaveLength(2);
 		expect(run.error?.description).toMatch(/read a second time/);
 	});
 });

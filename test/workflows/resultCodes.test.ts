@@ -35,14 +35,14 @@ function expectExplained(run: Awaited<ReturnType<typeof list>>, code: string) {
 
 describe('every section 7 code reaches the user with its meaning and action', () => {
 	const LIST_CASES: Array<[string, () => Promise<Awaited<ReturnType<typeof list>>>]> = [
-		['PROCESS_FAIL', () => list(sim(), { returnAll: true, options: { customerId: 'CUST_PROCESS_FAIL' } })],
-		['SYSTEM_ERROR', () => list(sim(), { returnAll: true, options: { customerId: 'CUST_SYSTEM_ERROR' } })],
-		['UNKNOWN_EXCEPTION', () => list(sim(), { returnAll: true, options: { customerId: 'CUST_UNKNOWN' } })],
-		['PARAM_ILLEGAL', () => list(sim(), { returnAll: true, options: { customerId: 'CUST_PARAM_ILLEGAL' } })],
-		['USER_NOT_EXIST', () => list(sim(), { returnAll: true, options: { customerId: 'CUST_NOBODY' } })],
+		['PROCESS_FAIL', () => list(sim(), { returnAll: true, customerId: 'CUST_PROCESS_FAIL' })],
+		['SYSTEM_ERROR', () => list(sim(), { returnAll: true, customerId: 'CUST_SYSTEM_ERROR' })],
+		['UNKNOWN_EXCEPTION', () => list(sim(), { returnAll: true, customerId: 'CUST_UNKNOWN' })],
+		['PARAM_ILLEGAL', () => list(sim(), { returnAll: true, customerId: 'CUST_PARAM_ILLEGAL' })],
+		['USER_NOT_EXIST', () => list(sim(), { returnAll: true, customerId: 'CUST_NOBODY' })],
 		[
 			'UN_SUPPORT_BUSINESS',
-			() => list(sim(), { returnAll: true, filters: { currencyList: ['KRW'] }, options: { customerId: 'CUST_SMALL' } }),
+			() => list(sim(), { returnAll: true, filters: { currencyList: ['KRW'] }, customerId: 'CUST_SMALL' }),
 		],
 		['OAUTH_FAIL', () => list(sim(), { returnAll: true, options: { accessToken: 'expired-token' } })],
 		[
@@ -66,7 +66,7 @@ describe('every section 7 code reaches the user with its meaning and action', ()
 	});
 
 	it('list: REQUEST_TRAFFIC_EXCEED_LIMIT, after the node called again for its Timeout', async () => {
-		const run = await list(sim(), { returnAll: true, options: { customerId: 'CUST_RATE_LIMITED', timeout: 1000 } });
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_RATE_LIMITED', options: { timeout: 1000 } });
 		expectExplained(run, 'REQUEST_TRAFFIC_EXCEED_LIMIT');
 		expect(sim().requests.length).toBeGreaterThanOrEqual(4);
 	});
@@ -97,7 +97,7 @@ describe('every section 7 code reaches the user with its meaning and action', ()
 				quotaAccumulationMethod: 'USER_ID',
 				quotaAccumulationId: 'U-1001',
 				currency: 'USD',
-				options: { connectedAccountId: 'ACC_MISSING' },
+				connectedAccountId: 'ACC_MISSING',
 			},
 		],
 		['UNKNOWN_EXCEPTION', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-UNKNOWN', currency: 'USD' }],

@@ -5,12 +5,12 @@
  * simulator over real HTTP.
  */
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
-import { list, quota, useSimulator } from '../support/helpers';
+import { list, listedAs, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator({ latencyMs: 20 });
 const customers = createCustomers();
-const LARGE = customers.get('CUST_LARGE')?.beneficiaries as Beneficiary[];
-const SMALL = customers.get('CUST_SMALL')?.beneficiaries as Beneficiary[];
+const LARGE = listedAs(customers.get('CUST_LARGE')?.beneficiaries as Beneficiary[], 'CUST_LARGE');
+const SMALL = listedAs(customers.get('CUST_SMALL')?.beneficiaries as Beneficiary[], 'CUST_SMALL');
 
 const QUOTA_BY_EXPRESSION = {
 	quotaAccumulationMethod: 'USER_ID',
@@ -35,21 +35,17 @@ async function requestsArrived(count: number): Promise<void> {
 }
 
 describe('many quota items', () => {
-	it('run concurrently within the width, each answer in its input place', async () => {
+	it('run concurrently within the width of 8, each answer in its input place', async () => {
 		const ids = Array.from({ length: 40 }, (_, i) => `U-B${i}`);
 		// The first answers wait until the width is in use, so that "concurrently" does not depend on timing.
-		const gate = sim().holdUntilInFlight(6);
-		const run = await quota(
-			sim(),
-			{ ...QUOTA_BY_EXPRESSION, options: { concurrency: 6 } },
-			{ items: ids.map((id) => ({ id })) },
-		);
+		const gate = sim().holdUntilInFlight(8);
+		const run = await quota(sim(), QUOTA_BY_EXPRESSION, { items: ids.map((id) => ({ id })) });
 		await gate.reached;
 		expect(run.status).toBe('success');
 		expect(run.json.map((j) => j.quotaAccumulationId)).toEqual(ids);
 		expect(run.json.map((j) => j.availableQuotaAmount)).toEqual(ids.map((_, i) => Number(`${i}.01`)));
 		expect(run.items.map(pairedIndex)).toEqual(ids.map((_, i) => i));
-		expect(sim().peakInFlight).toBe(6);
+		expect(sim().peakInFlight).toBe(8);
 	});
 
 	it('with Continue On Fail, mixed successes and failures each keep their place', async () => {
@@ -84,11 +80,7 @@ describe('many quota items', () => {
 			{ id: 'U-B3', acc: 'ACC_3' },
 			{ id: 'U-B4', acc: 'ACC_MISSING' },
 		];
-		const run = await quota(
-			sim(),
-			{ ...QUOTA_BY_EXPRESSION, options: { connectedAccountId: '={{ $json.acc }}' } },
-			{ items },
-		);
+		const run = await quota(sim(), { ...QUOTA_BY_EXPRESSION, connectedAccountId: '={{ $json.acc }}' }, { items });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(/PROCESS_FAIL: late failure/);
@@ -96,25 +88,23 @@ describe('many quota items', () => {
 
 	it('without Continue On Fail, nothing new starts after a failure', async () => {
 		const ids = ['U-CONTRACT', ...Array.from({ length: 30 }, (_, i) => `U-B${i}`)];
-		// Item 1 must still be under way when item 0 fails: were its answer first, item 2 would rightly
-		// start, and the count below would depend on timing. At width 2 a third request in flight comes
-		// only if something starts after the failure, so the other items' answers are held until the node ends.
-		const gate = sim().holdUntilInFlight(3, { holds: (request) => !request.body.includes('"U-CONTRACT"') });
-		const run = await quota(
-			sim(),
-			{ ...QUOTA_BY_EXPRESSION, options: { concurrency: 2 } },
-			{ items: ids.map((id) => ({ id })) },
-		);
-		// Item 1's request was sent with item 0's; the node did not wait for its answer.
-		await requestsArrived(2);
+		// Items 1 to 7 must still be under way when item 0 fails: were one of their answers first, item 8
+		// would rightly start, and the count below would depend on timing. At the width of 8 a ninth request
+		// in flight comes only if something starts after the failure, so the other items' answers are held
+		// until the node ends; item 0's failure comes 300 ms after it was sent, once the 8 went out together.
+		sim().setLatency(300);
+		const gate = sim().holdUntilInFlight(9, { holds: (request) => !request.body.includes('"U-CONTRACT"') });
+		const run = await quota(sim(), QUOTA_BY_EXPRESSION, { items: ids.map((id) => ({ id })) });
+		// Items 1 to 7 were sent with item 0; the node did not wait for their answers.
+		await requestsArrived(8);
 		gate.release();
 		expect(run.status).toBe('error');
 		expect(run.error?.message).toMatch(/CONTRACT_CHECK_FAIL/);
-		// Item 0 and the one beside it were under way; the other 29 never started.
+		// Item 0 and the 7 beside it were under way; the other 23 never started.
 		const asked = sim().requests.map(
 			(request) => (JSON.parse(request.body) as { quotaAccumulationId: string }).quotaAccumulationId,
 		);
-		expect(asked.sort()).toEqual(['U-B0', 'U-CONTRACT']);
+		expect(asked.sort()).toEqual(['U-CONTRACT', ...ids.slice(1, 8)].sort());
 	});
 
 	it('a gateway-wide traffic limit narrows the whole stream and loses nothing', async () => {
@@ -125,11 +115,7 @@ describe('many quota items', () => {
 		const items = ids.map((id, i) => ({ id, acc: `ACC_BUSY_${i}` }));
 		const busy = items.filter((_, i) => i % 3 === 2);
 		for (const { acc } of busy) sim().addFault({ fault: 'rateLimit', operation: 'quota', customerId: acc, times: 1 });
-		const run = await quota(
-			sim(),
-			{ ...QUOTA_BY_EXPRESSION, options: { connectedAccountId: '={{ $json.acc }}' } },
-			{ items },
-		);
+		const run = await quota(sim(), { ...QUOTA_BY_EXPRESSION, connectedAccountId: '={{ $json.acc }}' }, { items });
 		expect(run.status).toBe('success');
 		expect(run.json.map((j) => j.quotaAccumulationId)).toEqual(ids);
 		const refused = sim().requests.filter((r) => r.fault === 'rateLimit');
@@ -143,7 +129,7 @@ describe('many listing items', () => {
 		const order = ['CUST_SMALL', 'CUST_LARGE', 'CUST_EMPTY', 'CUST_SMALL', 'CUST_LARGE'];
 		const run = await list(
 			sim(),
-			{ returnAll: true, options: { customerId: '={{ $json.customer }}', pageSize: 40 } },
+			{ returnAll: true, customerId: '={{ $json.customer }}' },
 			{ items: order.map((customer) => ({ customer })) },
 		);
 		expect(run.status).toBe('success');
@@ -156,38 +142,9 @@ describe('many listing items', () => {
 	});
 
 	it('a limit still reads only the pages it needs, for every item (twice, to confirm two pages)', async () => {
-		const run = await list(
-			sim(),
-			{ returnAll: false, limit: 15, options: { customerId: 'CUST_LARGE', pageSize: 10 } },
-			{ items: [{}, {}, {}] },
-		);
-		expect(run.json).toEqual([...LARGE.slice(0, 15), ...LARGE.slice(0, 15), ...LARGE.slice(0, 15)]);
+		const run = await list(sim(), { returnAll: false, limit: 60, customerId: 'CUST_LARGE' }, { items: [{}, {}, {}] });
+		expect(run.json).toEqual([...LARGE.slice(0, 60), ...LARGE.slice(0, 60), ...LARGE.slice(0, 60)]);
+		// Pages 1 and 2 of 7, twice each, for each of the 3 items.
 		expect(sim().requests).toHaveLength(3 * 2 * 2);
-	});
-});
-
-describe('concurrency 1', () => {
-	it("keeps the old order of requests exactly: one item's pages after another's (each read, then its confirming read), one at a time", async () => {
-		const order = ['CUST_SMALL', 'CUST_LARGE', 'CUST_SMALL'];
-		const run = await list(
-			sim(),
-			{ returnAll: true, options: { customerId: '={{ $json.customer }}', pageSize: 50, pageConcurrency: 1 } },
-			{ items: order.map((customer) => ({ customer })) },
-		);
-		expect(run.status).toBe('success');
-		expect(sim().peakInFlight).toBe(1);
-		const sent = sim().requests.map((r) => {
-			const body = JSON.parse(r.body) as { customerId: string; pageNumber: number };
-			return `${body.customerId}:${body.pageNumber}`;
-		});
-		const large = Array.from({ length: 7 }, (_, i) => `CUST_LARGE:${i + 1}`);
-		expect(sent).toEqual(['CUST_SMALL:1', ...large, ...large, 'CUST_SMALL:1']);
-	});
-
-	it('sends quota requests in input order, one at a time', async () => {
-		const ids = Array.from({ length: 8 }, (_, i) => `U-B${i}`);
-		await quota(sim(), { ...QUOTA_BY_EXPRESSION, options: { concurrency: 1 } }, { items: ids.map((id) => ({ id })) });
-		expect(sim().peakInFlight).toBe(1);
-		expect(sim().requests.map((r) => JSON.parse(r.body).quotaAccumulationId)).toEqual(ids);
 	});
 });

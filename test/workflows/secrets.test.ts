@@ -14,7 +14,7 @@ const PRIVATE_BODY = PRIVATE_PEM.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/
 const KEY_WINDOWS = Array.from({ length: 12 }, (_, i) => PRIVATE_BODY.slice(i * 100, i * 100 + 32));
 
 type Path = [string, 'list' | 'quota', INodeParameters, FaultRule | undefined, RunExtras?];
-const LIST = { returnAll: true, options: { customerId: 'CUST_LARGE', accessToken: PLANTED_MARKER, timeout: 1000 } };
+const LIST = { returnAll: true, customerId: 'CUST_LARGE', options: { accessToken: PLANTED_MARKER, timeout: 1000 } };
 const QUOTA = {
 	quotaAccumulationMethod: 'USER_ID',
 	quotaAccumulationId: 'U-1001',
@@ -115,7 +115,7 @@ describe('a secret of the listing echoed by an unsigned 4xx: no piece of it in t
 		sim().addFault({ fault: 'echoRequest', operation: 'list' });
 		const run = await list(
 			sim(),
-			{ returnAll: true, options: { customerId: 'CUST_SMALL', accessToken: TOKEN } },
+			{ returnAll: true, customerId: 'CUST_SMALL', options: { accessToken: TOKEN } },
 			{ continueOnFail: true },
 		);
 		expect(run.json).toHaveLength(1);
@@ -130,7 +130,7 @@ describe('a secret of the listing echoed by an unsigned 4xx: no piece of it in t
 		sim().addFault({ fault: 'echoRequest', operation: 'list' });
 		const run = await list(
 			sim(),
-			{ returnAll: true, filters: { beneficiaryToken }, options: { customerId: 'CUST_SMALL' } },
+			{ returnAll: true, filters: { beneficiaryToken }, customerId: 'CUST_SMALL' },
 			{ continueOnFail: true },
 		);
 		expect(String(run.json[0].error)).toMatch(/HTTP 400/);

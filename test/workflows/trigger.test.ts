@@ -23,7 +23,7 @@ async function emitted(poller: { poll: () => ReturnType<ReturnType<typeof activa
 }
 
 // Items whole (masking is maskBankDetails.test.ts's), each naming its list.
-const SMALL = { maskBankDetails: false, options: { customerId: 'CUST_SMALL' } };
+const SMALL = { maskBankDetails: false, customerId: 'CUST_SMALL' };
 const OWNER = { _listedFor: { customerId: 'CUST_SMALL' } };
 const BELOW = { triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 };
 const setQuota = (value: string) => sim().setQuota('USER_ID', 'U-1001', value);
@@ -79,7 +79,7 @@ describe('beneficiaryAdded', () => {
 	it('emits a burst of 620 in one poll, in order, each once', async () => {
 		const state: IDataObject = {};
 		const poller = trigger(
-			{ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], options: { customerId: 'CUST_LARGE' } },
+			{ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], customerId: 'CUST_LARGE' },
 			state,
 		);
 		await emitted(poller);
@@ -219,7 +219,7 @@ describe('the life of a trigger', () => {
 		).toBe(true);
 		expect(await emitted(trigger(unfiltered, state, { activation: 'update' }))).toBeNull();
 		// Subject: without a reset CUST_LARGE's 320 would be "added".
-		const large = { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], options: { customerId: 'CUST_LARGE' } };
+		const large = { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], customerId: 'CUST_LARGE' };
 		expect(await emitted(trigger(large, state, { activation: 'update' }))).toBeNull();
 		// Event: the same request, so the same baseline: the removal made since the last poll is the next poll's.
 		const [gone] = sim().beneficiaries('CUST_LARGE').splice(0, 1);

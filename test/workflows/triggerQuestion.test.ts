@@ -30,7 +30,8 @@ const removals = (accessToken: string) =>
 	({
 		triggerOn: 'beneficiaries',
 		events: ['beneficiaryRemoved'],
-		options: { customerId: 'CUST_SMALL', accessToken },
+		customerId: 'CUST_SMALL',
+		options: { accessToken },
 	}) as INodeParameters;
 const quotaChanges = (accessToken: string) =>
 	({ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA, options: { accessToken } }) as INodeParameters;
@@ -56,6 +57,22 @@ describe('the access token is part of the question', () => {
 		expect(await emitted(open(quotaChanges('token-of-user-B'), staticData, 'update'))).toBeNull();
 	});
 
+	it('quota: the Connected Account ID is sent, named on the item, and another one starts a fresh baseline', async () => {
+		const staticData: IDataObject = {};
+		const watch = (connectedAccountId: string) =>
+			({ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA, connectedAccountId }) as INodeParameters;
+		expect(await emitted(open(watch('ACC_A'), staticData, 'activate'))).toBeNull();
+		sim().setQuota('USER_ID', 'U-1001', '300');
+		// Another account's quota: a baseline, not a change from ACC_A's.
+		expect(await emitted(open(watch('ACC_B'), staticData, 'update'))).toBeNull();
+		sim().setQuota('USER_ID', 'U-1001', '200');
+		const items = await emitted(open(watch('ACC_B'), staticData, 'update'));
+		expect(items?.map((i) => [i.subject, i.connectedAccountId, i.previousAmount, i.availableQuotaAmount])).toEqual([
+			['USER_ID U-1001 USD', 'ACC_B', 3, 2],
+		]);
+		expect(sim().requests.map((r) => r.headers['connected-accountid'])).toEqual(['ACC_A', 'ACC_B', 'ACC_B']);
+	});
+
 	it('the token never reaches the saved state, only a digest of a digest of it', async () => {
 		const staticData: IDataObject = {};
 		await emitted(open(removals('token-of-user-A'), staticData, 'activate'));
@@ -65,10 +82,10 @@ describe('the access token is part of the question', () => {
 
 describe('an expression that gives nothing is refused, never read as your own account', () => {
 	it.each([
-		['Customer ID', { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], options: { customerId: "={{ '' }}" } }],
+		['Customer ID', { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], customerId: "={{ '' }}" }],
 		[
 			'Connected Account ID',
-			{ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA, options: { connectedAccountId: '={{ "  " }}' } },
+			{ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA, connectedAccountId: '={{ "  " }}' },
 		],
 		[
 			'Accumulation ID',
@@ -86,7 +103,7 @@ describe('an expression that gives nothing is refused, never read as your own ac
 	it('a Customer ID left empty as typed watches your own account, as before', async () => {
 		const staticData: IDataObject = {};
 		const result = await open(
-			{ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], options: { customerId: '' } } as INodeParameters,
+			{ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], customerId: '' } as INodeParameters,
 			staticData,
 			'activate',
 		).poll();

@@ -13,7 +13,7 @@ const { sim } = useSimulator();
 useClock();
 const trigger = triggerOf(sim);
 
-const LARGE = { options: { customerId: 'CUST_LARGE' } };
+const LARGE = { customerId: 'CUST_LARGE' };
 
 describe('the quiet poll (one read when the list is as saved)', () => {
 	it('a new field, null on every entry, is no event; the next poll is one read; its first value is one change naming it', async () => {
@@ -60,7 +60,7 @@ describe('the quiet poll (one read when the list is as saved)', () => {
 
 	it('two entries of one reference ID served in the other order: no event of any kind, and the state still reports a later change once', async () => {
 		const watchers = (['beneficiaryAdded', 'beneficiaryChanged', 'beneficiaryRemoved'] as const).map((event) =>
-			trigger({ triggerOn: 'beneficiaries', events: [event], options: { customerId: 'CUST_TWICE' } }, {}),
+			trigger({ triggerOn: 'beneficiaries', events: [event], customerId: 'CUST_TWICE' }, {}),
 		);
 		for (const p of watchers) expect(await emitted(p)).toBeNull();
 		const list = sim().beneficiaries('CUST_TWICE');

@@ -27,8 +27,8 @@ async function emitted(poller: Poller): Promise<IDataObject[] | null> {
 	return result.items?.map((item) => item.json) ?? null;
 }
 
-const SMALL = { options: { customerId: 'CUST_SMALL' } };
-const LARGE = { options: { customerId: 'CUST_LARGE' } };
+const SMALL = { customerId: 'CUST_SMALL' };
+const LARGE = { customerId: 'CUST_LARGE' };
 
 describe('a beneficiary keeps its identity when its bank details change', () => {
 	it('one Beneficiary Changed naming the bank fields; no Added, no Removed', async () => {

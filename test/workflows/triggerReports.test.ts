@@ -118,7 +118,7 @@ describe('a list that changed while read, reported at the 3rd poll in a row', ()
 	it('"the 3rd poll in a row": a poll that failed otherwise breaks the row', async () => {
 		const state: IDataObject = {};
 		const removed = activateTrigger({
-			parameters: { triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], options: { customerId: 'CUST_LARGE' } },
+			parameters: { triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], customerId: 'CUST_LARGE' },
 			credentials: sandboxCredentials(sim().url),
 			staticData: state,
 		});

@@ -67,19 +67,78 @@ describe('many quota subjects in one trigger', () => {
 	it('bad lines: each refused with its line number and rule, nothing watched, nothing sent', async () => {
 		const result = await trigger(
 			asText(
-				'USER_ID, U-B1, USD\nUSER_ID, , USD\nNOPE, X, USD\nUSER_ID, U-B1, USD\nUSER_ID, U-B4, USDX\nUSER_ID, U-B5, USD, -3\nBENEFICIARY, R-1, USD\nUSER_ID, U-B6, USD, 1, 2',
+				'USER_ID, U-B1, USD\nUSER_ID, , USD\nNOPE, X, USD\nUSER_ID, U-B1, USD\nUSER_ID, U-B4, USDX\nUSER_ID, U-B5, USD, -3\nBENEFICIARY, R-1, USD\nUSER_ID, U-B6, USD, 1, ACC_6, more\nUSER_ID U-B7 USD',
 			),
 			{},
 		).poll();
 		expect(result.ok).toBe(false);
 		if (result.ok) return;
 		const message = result.error.message;
-		expect(message).toMatch(/^The set of quota subjects has 7 bad entries: line 2: quotaAccumulationId is required/);
-		for (const line of [3, 5, 6, 7, 8]) expect(message).toContain(`line ${line}: `);
+		expect(message).toMatch(/^The set of quotas has 8 bad entries: line 2: quotaAccumulationId is required/);
+		for (const line of [3, 5, 6, 7, 8, 9]) expect(message).toContain(`line ${line}: `);
 		expect(message).toContain('line 4 repeats line 1');
+		expect(message).toMatch(/line 5: currency "USDX" is not one of \d+ currency codes \(ISO 4217 and CNH/);
 		expect(message).toContain('Threshold must be a number of at least 0, got "-3"');
-		expect(message).toContain('line 8: 5 fields, at most 4');
+		expect(message).toContain(
+			'line 8: 6 fields, expected at most 5 fields separated by commas, semicolons or tabs: accumulation method, accumulation id, currency, threshold, connected account ID',
+		);
+		// A line typed without separators is said to be one field, not taken for an unknown method.
+		expect(message).toContain('line 9: 1 field, expected at most 5 fields separated by commas, semicolons or tabs');
 		expect(sim().requests).toHaveLength(0);
+	});
+
+	it("a row's Connected Account ID expression that gives nothing is refused, never read as your own account", async () => {
+		const result = await trigger(
+			below([row('U-B1', '2'), { ...row('U-B2', '2'), connectedAccountId: '={{ "" }}' }]),
+			{},
+		).poll();
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		expect(result.error.message).toContain(
+			"row 2: Connected Account ID is an expression that gave nothing; an empty one reads your own account's quota",
+		);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('each quota with its own connected account: as rows and as pasted lines (its last field); the same subject of two accounts is two quotas', async () => {
+		const asRows = trigger(
+			{
+				...below([{ ...row('U-B1', '2'), connectedAccountId: 'ACC_1' }, row('U-B1', '2'), row('U-B2')]),
+				events: ['quotaBelowThreshold'],
+			},
+			{},
+		);
+		const fromRows = await emitted(asRows);
+		const pasted = trigger(
+			asText('USER_ID, U-B1, USD, 2, ACC_1\nUSER_ID, U-B1, USD, 2\nUSER_ID, U-B2, USD, , ACC_2'),
+			{},
+		);
+		const fromText = await emitted(pasted);
+		// Each quota sent with its own Connected-AccountId, none for your own.
+		const sent = quotaRequests().map((r) => [JSON.parse(r.body).quotaAccumulationId, r.headers['connected-accountid']]);
+		expect(sent).toEqual([
+			['U-B1', 'ACC_1'],
+			['U-B1', undefined],
+			['U-B2', undefined],
+			['U-B1', 'ACC_1'],
+			['U-B1', undefined],
+			['U-B2', 'ACC_2'],
+		]);
+		// Items name the connected account they were read for; the partner's own carry none.
+		const view = (items: IDataObject[] | null) =>
+			(items ?? []).map((e) => [e.subject, e.threshold, e.connectedAccountId ?? null]);
+		// U-B1 holds 1.01 USD (below its 2), U-B2 2.01 (below the default 100).
+		expect(view(fromRows)).toEqual([
+			['USER_ID U-B1 USD', 2, 'ACC_1'],
+			['USER_ID U-B1 USD', 2, null],
+			['USER_ID U-B2 USD', 100, null],
+		]);
+		expect(fromRows?.[1]).not.toHaveProperty('connectedAccountId');
+		expect(view(fromText)).toEqual([
+			['USER_ID U-B1 USD', 2, 'ACC_1'],
+			['USER_ID U-B1 USD', 2, null],
+			['USER_ID U-B2 USD', 100, 'ACC_2'],
+		]);
 	});
 
 	it(`more than ${MAX_SET_SIZE} subjects, or none, is refused`, async () => {

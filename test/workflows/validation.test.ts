@@ -45,7 +45,7 @@ const LIST_CASES: Array<[string, INodeParameters, RegExp]> = [
 	[
 		'an unsupported currency',
 		{ filters: { currencyList: '={{ ["USD", "CHF"] }}' } },
-		/currencyList contains "CHF", which is not one of USD, EUR/,
+		/currencyList contains "CHF", which is not one of AUD, CAD, CNH, CNY, EUR, GBP, HKD, JPY, KRW, NZD, SGD, USD$/,
 	],
 	['a duplicated currency', { filters: { currencyList: '={{ ["USD", "USD"] }}' } }, /currencyList lists a value twice/],
 	[
@@ -54,14 +54,8 @@ const LIST_CASES: Array<[string, INodeParameters, RegExp]> = [
 		/assetType "ALIPAY_ACCOUNT" is not one of BANK_ACCOUNT, WALLET_ACCOUNT/,
 	],
 	['an unknown relation', { filters: { relationFilter: '={{ ["FAMILY"] }}' } }, /relationFilter contains "FAMILY"/],
-	['a page size of 51', { options: { pageSize: 51 } }, /Page Size must be a whole number from 1 to 50, got 51/],
-	['a page size of 0', { options: { pageSize: 0 } }, /Page Size must be a whole number from 1 to 50, got 0/],
 	['a limit of 0', { returnAll: false, limit: 0 }, /Limit must be a whole number of at least 1/],
-	[
-		'a page concurrency of 11',
-		{ returnAll: true, options: { pageConcurrency: 11 } },
-		/Concurrency must be a whole number from 1 to 10/,
-	],
+	['a timeout of 999 ms', { options: { timeout: 999 } }, /Timeout must be a whole number from 1000 to 300000, got 999/],
 ];
 
 describe('rules of spec sections 2 and 8 are checked before sending', () => {
@@ -96,9 +90,19 @@ describe('rules of spec sections 2 and 8 are checked before sending', () => {
 		[
 			'a currency that is not 3 letters',
 			{ currency: 'US' },
-			/currency "US" is not a 3-letter upper-case ISO 4217 code/,
+			/^currency "US" is not one of \d+ currency codes \(ISO 4217 and CNH, such as USD, EUR\)$/,
 		],
-		['a currency with a digit', { currency: 'U5D' }, /currency "U5D"/],
+		[
+			'a currency with a digit',
+			{ currency: 'U5D' },
+			/currency "U5D" is not one of \d+ currency codes \(ISO 4217 and CNH/,
+		],
+		['a currency of another case that is no code', { currency: '={{ "xau" }}' }, /currency "XAU" is not one of/],
+		[
+			'a 3-letter code that is no currency of the list (gold)',
+			{ currency: '={{ "XAU" }}' },
+			/currency "XAU" is not one of \d+ currency codes \(ISO 4217 and CNH/,
+		],
 		[
 			'BENEFICIARY without trade type',
 			{ quotaAccumulationMethod: 'BENEFICIARY', tradeType: '={{ "" }}' },

@@ -1,17 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { CONNECTED_ACCOUNT_ID } from '../shared/core/api/fields';
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
 import {
 	ACCUMULATION_ID,
 	accessTokenOption,
-	concurrencyOption,
-	connectedAccountIdOption,
+	connectedAccountIdProperty,
 	includeProofOption,
 	optionsCollection,
 	quotaFields,
-	readConcurrency as readConcurrencyOf,
 	refuseEmptyAccountExpressions,
-	refuseEmptyExpression,
+	readWhose,
 	timeoutOption,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
@@ -19,17 +18,10 @@ import type { ApiSession } from '../shared/transport/session';
 const show = { show: { operation: ['getAvailableQuota'] } };
 
 export const description: INodeProperties[] = [
+	{ ...connectedAccountIdProperty, displayOptions: show },
 	...quotaFields(show.show),
-	optionsCollection(show, [
-		accessTokenOption('the Access-Token header'),
-		connectedAccountIdOption,
-		concurrencyOption,
-		includeProofOption,
-		timeoutOption,
-	]),
+	optionsCollection(show, [accessTokenOption, includeProofOption, timeoutOption]),
 ];
-
-export const readConcurrency = (fn: IExecuteFunctions): number => readConcurrencyOf(fn, 'concurrency');
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -40,12 +32,14 @@ export async function execute(
 	const node = this.getNode();
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// An expression that gave nothing is refused, not answered for your own account (or no subject).
-	const id = this.getNodeParameter(ACCUMULATION_ID.name, itemIndex, '');
-	refuseEmptyExpression(node, itemIndex, [ACCUMULATION_ID.name], ACCUMULATION_ID, id);
+	const read = (name: string) => this.getNodeParameter(name, itemIndex, '');
+	const [connectedAccountId, id] = [CONNECTED_ACCOUNT_ID, ACCUMULATION_ID].map((rule) =>
+		readWhose(node, itemIndex, rule, read),
+	);
 	refuseEmptyAccountExpressions(node, itemIndex, 'options', options);
 	const request = buildQuotaRequest((name, fallback) =>
 		name === ACCUMULATION_ID.name ? id : this.getNodeParameter(name, itemIndex, fallback),
 	);
-	const json = await getQuota(session, quotaQuestion(request, options), { signal });
+	const json = await getQuota(session, quotaQuestion(request, connectedAccountId, options), { signal });
 	return [{ json, pairedItem: { item: itemIndex } }];
 }

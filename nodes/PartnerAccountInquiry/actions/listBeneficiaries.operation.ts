@@ -1,38 +1,29 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { NUMBER_OPTIONS } from '../shared/core/api/fields';
+import { CUSTOMER_ID, NUMBER_OPTIONS } from '../shared/core/api/fields';
 import { readWholeNumber } from '../shared/core/api/validation';
 import { ValidationError } from '../shared/core/errors';
 import { maskBankDetails } from '../shared/core/masking';
-import { listBeneficiaries, listingQuestion, OWNER_FIELD, withOwner } from '../shared/endpoints/beneficiaries';
+import { listBeneficiaries, listingQuestion, withOwner } from '../shared/endpoints/beneficiaries';
 import {
 	accessTokenOption,
-	concurrencyOption,
-	confirmWholeListOption,
-	customerIdOption,
-	includeProofOption,
+	customerIdProperty,
 	filtersCollection,
+	includeProofOption,
 	maskBankDetailsOption,
 	numberProperty,
 	optionsCollection,
 	readBoolean,
-	readConcurrency as readConcurrencyOf,
 	refuseEmptyAccountExpressions,
+	readWhose,
 	timeoutOption,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 
 const show = { show: { operation: ['listBeneficiaries'] } };
 
-export const includeOwnerOption: INodeProperties = {
-	displayName: 'Include Owner',
-	name: 'includeOwner',
-	type: 'boolean',
-	default: true,
-	description: `Whether to add ${OWNER_FIELD} to each beneficiary, saying whose list it came from ({ customerId } as sent, or { ownAccount: true }), so that a merge or an export can check it`,
-};
-
 export const description: INodeProperties[] = [
+	{ ...customerIdProperty, displayOptions: show },
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -45,30 +36,18 @@ export const description: INodeProperties[] = [
 		...numberProperty('limit', 'Limit', 'Max number of results to return'),
 		displayOptions: { show: { operation: ['listBeneficiaries'], returnAll: [false] } },
 	},
+	{ ...maskBankDetailsOption, displayOptions: show },
 	filtersCollection(show),
-	optionsCollection(show, [
-		accessTokenOption('the accessToken body field'),
-		customerIdOption,
-		confirmWholeListOption,
-		includeOwnerOption,
-		includeProofOption,
-		maskBankDetailsOption,
-		{
-			...concurrencyOption,
-			// The name the option had when it covered the pages of one listing: saved workflows keep it.
-			name: 'pageConcurrency',
-		},
-		numberProperty('pageSize', 'Page Size', 'Beneficiaries per request (1 to 50). Larger pages mean fewer requests.'),
-		timeoutOption,
-	]),
+	optionsCollection(show, [accessTokenOption, includeProofOption, timeoutOption]),
 ];
 
 /**
- * Mask Bank Details as set. With Include Proof it is refused before anything is sent: a proof is
- * the exact bytes the service signed, full bank details included, and cannot be masked and still verify.
+ * Mask Bank Details as set. The editor does not offer Include Proof with it; expressions can still
+ * give both, refused before anything is sent: a proof is the exact bytes the service signed, full
+ * bank details included, and cannot be masked and still verify.
  */
-function readMask(options: IDataObject, withProof: boolean): boolean {
-	const mask = readBoolean(maskBankDetailsOption, options);
+function readMask(value: unknown, withProof: boolean): boolean {
+	const mask = readBoolean(maskBankDetailsOption, { [maskBankDetailsOption.name]: value as IDataObject[string] });
 	if (mask && withProof) {
 		throw new ValidationError(
 			maskBankDetailsOption.name,
@@ -79,8 +58,6 @@ function readMask(options: IDataObject, withProof: boolean): boolean {
 	}
 	return mask;
 }
-
-export const readConcurrency = (fn: IExecuteFunctions): number => readConcurrencyOf(fn, 'pageConcurrency');
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -93,15 +70,15 @@ export async function execute(
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// A Customer ID or Access Token expression that gave nothing is refused, not answered for your own account.
+	const customerId = readWhose(node, itemIndex, CUSTOMER_ID, (name) => this.getNodeParameter(name, itemIndex, ''));
 	refuseEmptyAccountExpressions(node, itemIndex, 'options', options);
 	const limit = returnAll
 		? undefined
 		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
-	const question = listingQuestion(filters, options, limit);
-	const includeOwner = readBoolean(includeOwnerOption, options);
-	const mask = readMask(options, question.withProof);
+	const question = listingQuestion(customerId, filters, options, limit);
+	const mask = readMask(this.getNodeParameter(maskBankDetailsOption.name, itemIndex, false), question.withProof);
 	const items = await listBeneficiaries(session, question, { signal });
-	return withOwner(items, question.request, includeOwner).map((json) => ({
+	return withOwner(items, question.request).map((json) => ({
 		json: mask ? maskBankDetails(json) : json,
 		pairedItem: { item: itemIndex },
 	}));

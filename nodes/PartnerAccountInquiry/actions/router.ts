@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { NUMBER_OPTIONS } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
-import { settleSync } from '../shared/core/flow/settle';
 import { ApiSession } from '../shared/transport/session';
 import { errorItem, toNodeError } from '../shared/errorMapping';
 import * as getAvailableQuota from './getAvailableQuota.operation';
@@ -47,13 +46,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return failEveryItem(new ValidationError('operation', 'choice', `The operation "${operation}" is not supported`));
 	}
 
-	// The width is read from the first item. A bad value there is that item's failure: with
-	// Continue On Fail it takes the item's place and the others run at the default width.
-	const width = settleSync(() => handler.readConcurrency(this));
-	if (!width.ok && !failureAsItem) throw toNodeError(node, width.error, 0);
 	let session: ApiSession;
 	try {
-		session = await ApiSession.open(this, width.ok ? width.value : NUMBER_OPTIONS.concurrency.default);
+		session = await ApiSession.open(this, NUMBER_OPTIONS.concurrency.default);
 	} catch (error) {
 		return failEveryItem(error);
 	}
@@ -64,10 +59,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		session.scheduler.maxWidth,
 		failureAsItem,
 		cancelled,
-		(itemIndex, signal) =>
-			!width.ok && itemIndex === 0
-				? Promise.reject(width.error)
-				: handler.execute.call(this, itemIndex, session, signal),
+		(itemIndex, signal) => handler.execute.call(this, itemIndex, session, signal),
 	);
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {

@@ -45,7 +45,8 @@ export function errorItem(error: unknown, nodeError: NodeError, forErrorOutput =
 	const details: IDataObject = {};
 	if (nodeError.description) details.description = nodeError.description;
 	if (error instanceof PartnerError) Object.assign(details, error.itemFields());
-	if (forErrorOutput) return Object.keys(details).length > 0 ? { error: nodeError.message, details } : { error: nodeError.message };
+	if (forErrorOutput)
+		return Object.keys(details).length > 0 ? { error: nodeError.message, details } : { error: nodeError.message };
 	return { error: nodeError.message, ...details };
 }
 

@@ -2,7 +2,7 @@
  * The editor's parameters that the action node, the trigger and the credential share, derived
  * from the field rows of core/api/fields.ts (the same bounds as the checks in code).
  */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
 
 import {
 	ACCESS_TOKEN,
@@ -15,7 +15,6 @@ import {
 	type FieldRule,
 	type NumberRange,
 } from './core/api/fields';
-import { readWholeNumber } from './core/api/validation';
 import { ValidationError } from './core/errors';
 import { RETRY_POLICY } from './core/flow/retry';
 
@@ -45,17 +44,19 @@ export function fieldProperty(rule: FieldRule, overrides: Partial<INodePropertie
 	};
 }
 
-/** The Access Token option; `sentAs` says where it goes (a body field or a header). */
-export function accessTokenOption(sentAs: string): INodeProperties {
-	return fieldProperty(ACCESS_TOKEN, {
-		description: `${ACCESS_TOKEN.description}. Sent as ${sentAs}; max ${ACCESS_TOKEN.maxLength} characters.`,
-	});
-}
+/** The Access Token option (the listing sends it in the body, the quota call as a header). */
+export const accessTokenOption = fieldProperty(ACCESS_TOKEN);
 
-export const connectedAccountIdOption = fieldProperty(CONNECTED_ACCOUNT_ID);
+/**
+ * Whose account is asked, the first thing each operation and the trigger show: empty is your own
+ * account, so an expression that gives nothing is refused (refuseEmptyAccountExpressions).
+ */
+export const customerIdProperty = fieldProperty(CUSTOMER_ID);
+export const connectedAccountIdProperty = fieldProperty(CONNECTED_ACCOUNT_ID);
 
-/** The Customer ID option of the listing. */
-export const customerIdOption = fieldProperty(CUSTOMER_ID);
+/** Fields in the order n8n's lint wants in a collection: by name. */
+export const sortedByName = (fields: INodeProperties[]) =>
+	[...fields].sort((a, b) => a.displayName.localeCompare(b.displayName));
 
 /** The Filters collection, shown where `show` says (the listing and the beneficiary events). */
 export function filtersCollection(show: IDisplayOptions): INodeProperties {
@@ -66,7 +67,7 @@ export function filtersCollection(show: IDisplayOptions): INodeProperties {
 		placeholder: 'Add Filter',
 		default: {},
 		displayOptions: show,
-		options: [...BENEFICIARY_FILTERS].sort((a, b) => a.label.localeCompare(b.label)).map((rule) => fieldProperty(rule)),
+		options: sortedByName(BENEFICIARY_FILTERS.map((rule) => fieldProperty(rule))),
 	};
 }
 
@@ -85,44 +86,32 @@ export function quotaFields(show: NonNullable<IDisplayOptions['show']>): INodePr
 	});
 }
 
-/** A whole-number option with the editor's bounds from NUMBER_OPTIONS. */
+/** A whole-number parameter with its bounds and default from NUMBER_OPTIONS, the row the check in code reads. */
 export function numberProperty(
 	name: keyof typeof NUMBER_OPTIONS,
 	displayName: string,
 	description: string,
 ): INodeProperties {
-	const range: NumberRange = NUMBER_OPTIONS[name];
-	const defaultValue = range.default;
+	const { min, max, default: value } = NUMBER_OPTIONS[name] as NumberRange;
 	return {
 		displayName,
 		name,
 		type: 'number',
-		typeOptions: { minValue: range.min, ...(range.max !== undefined ? { maxValue: range.max } : {}) },
-		default: defaultValue,
+		typeOptions: { minValue: min, ...(max !== undefined ? { maxValue: max } : {}) },
+		default: value,
 		description,
 	};
 }
 
+/**
+ * The Timeout option, as n8n's HTTP Request node has one: how long to wait for the gateway. The
+ * request width and the page size are the package's to decide (NUMBER_OPTIONS), not the user's.
+ */
 export const timeoutOption = numberProperty(
 	'timeout',
-	'Timeout (Ms)',
-	`How long one attempt may take, the whole answer included, before it counts as a transient failure (retried up to ${RETRY_POLICY.retries} times). Also how long, in pauses, the node keeps calling again while the gateway refuses a request for traffic (REQUEST_TRAFFIC_EXCEED_LIMIT, HTTP 429) before that item fails`,
+	'Timeout',
+	`Milliseconds to wait for an answer before retrying (up to ${RETRY_POLICY.retries} times), and to keep retrying while the gateway limits traffic`,
 );
-
-export const concurrencyOption = numberProperty(
-	'concurrency',
-	'Concurrency',
-	'How many requests this node runs at once, for all items and every page together (1 = one after another, in input order). Spread over the round trip; halves by itself when the gateway reports a traffic limit. Read from the first item.',
-);
-
-/**
- * The execution's request width, read from the first item (one stream for all items): the
- * Concurrency option, which the listing keeps under its old name pageConcurrency.
- */
-export function readConcurrency(fn: IExecuteFunctions, parameter: 'concurrency' | 'pageConcurrency'): number {
-	const options = fn.getNodeParameter('options', 0, {}) as IDataObject;
-	return readWholeNumber('concurrency', options[parameter], 'Concurrency', parameter);
-}
 
 /** The operation's "Options" collection. */
 export function optionsCollection(show: IDisplayOptions, options: INodeProperties[]): INodeProperties {
@@ -153,29 +142,23 @@ export function readBoolean(property: INodeProperties, options: IDataObject): bo
 	);
 }
 
-/** The listing's Confirm Whole List option (paging.ts: whole at one moment). */
-export const confirmWholeListOption: INodeProperties = {
-	displayName: 'Confirm Whole List',
-	name: 'confirmWholeList',
-	type: 'boolean',
-	default: true,
-	description:
-		'Whether to read a list of more than one page a second time and return it only when both reads agree. Pages are addressed by number, so a beneficiary bound or unbound while the pages are read could otherwise leave out one that stayed and return one already gone, unseen. Off halves the requests of a multi-page list, at that risk.',
-};
-
-/** The Include Proof option: what an auditor needs to verify an answer again, offline. */
+/**
+ * The Include Proof option: what an auditor needs to verify an answer again, offline. Not offered
+ * while Mask Bank Details is on: a proof is the exact bytes signed, bank details whole.
+ */
 export const includeProofOption: INodeProperties = {
 	displayName: 'Include Proof',
 	name: 'includeProof',
 	type: 'boolean',
 	default: false,
+	displayOptions: { hide: { '/maskBankDetails': [true] } },
 	description:
-		"Whether to attach the service's signed answer to the output (request path, client ID, response time, signature and the exact body), so that anyone with the service public key can verify it again later, offline",
+		"Whether to add the service's signed answer to each item, so anyone with the service's public key can check it later",
 };
 
 /**
  * Mask Bank Details: items safe to post to a chat channel or a ticket (masking.ts's
- * maskBankDetails). Off by default in the action node, on in a trigger added from version 2.
+ * maskBankDetails). A top-level switch in both nodes: off in the action node, on in the trigger.
  */
 export const maskBankDetailsOption: INodeProperties = {
 	displayName: 'Mask Bank Details',
@@ -183,7 +166,7 @@ export const maskBankDetailsOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to show bank account numbers, IBANs and beneficiary tokens by their last four characters only ("****1234"), wherever they appear in an item, so that it can be posted to a chat channel or a ticket safely',
+		'Whether to show account numbers, IBANs and beneficiary tokens by their last four characters only, to post items to a chat or a ticket',
 };
 
 /** Reads a string parameter, trimmed; empty means "not set". */
@@ -249,6 +232,13 @@ export function refuseEmptyExpression(
 		`${source} for item ${itemIndex}${consequence}, so nothing was sent for this item`,
 		`Give every item its ${field.label} (drop the items without one first, e.g. with a Filter node).${field.emptyMeans ? onPurpose : ''}`,
 	);
+}
+
+/** A top-level parameter that says whose account (or which subject) is asked: read, refused as refuseEmptyExpression says. */
+export function readWhose(node: INode, itemIndex: number, rule: FieldRule, read: (name: string) => unknown): unknown {
+	const value = read(rule.name);
+	refuseEmptyExpression(node, itemIndex, [rule.name], rule, value);
+	return value;
 }
 
 /** refuseEmptyExpression for each field of the `collection` (Options) whose empty value reads the partner's own account. */

@@ -1,7 +1,7 @@
 /** A set of entries as entered (rows or text), checked whole: every bad line is refused at once, by its number. */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { QUOTA_SUBJECT_FIELDS, quotaFieldsFor } from '../shared/core/api/fields';
+import { CONNECTED_ACCOUNT_ID, QUOTA_SUBJECT_FIELDS, quotaFieldsFor } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
 import { redactText } from '../shared/core/redaction';
 import { pastedEntries } from '../shared/core/subjectLines';
@@ -11,8 +11,8 @@ export const MAX_SET_SIZE = 1000;
 /** Problems one refusal lists at most (the rest are counted). */
 const MAX_PROBLEMS_SHOWN = 20;
 
-/** One entry as entered: where it is ("line 3", "row 2") and its fields, in order. */
-export type EnteredEntry = { where: string; fields: string[] };
+/** One entry as entered: where it is ("line 3", "row 2"), its fields in order, a row as typed (expressions unresolved). */
+export type EnteredEntry = { where: string; fields: string[]; typed?: IDataObject };
 /** The parameter names of a set: how it is entered, its rows (a fixed collection of `row`), its text. */
 export type SetParameters = { entry: string; rows: string; row: string; text: string };
 
@@ -21,23 +21,31 @@ export const SET_PARAMETERS = {
 	customers: { entry: 'customersEntry', rows: 'customers', row: 'customer', text: 'customersText' },
 } as const satisfies Record<string, SetParameters>;
 
-/** A quota subject's row, in the order a pasted line gives its fields, then its threshold. */
+/** A quota's row, in the order a pasted line gives its fields: the subject, its threshold, its connected account. */
 export function quotaRowFields(row: Record<string, unknown>): string[] {
 	const fields = quotaFieldsFor(row[QUOTA_SUBJECT_FIELDS[0].name]).map((rule) => row[rule.name]);
-	return [...fields, row.threshold].map((value) => String(value ?? '').trim());
+	return [...fields, row.threshold, row[CONNECTED_ACCOUNT_ID.name]].map((value) => String(value ?? '').trim());
 }
 
-/** One quota subject as entered: its fields by name (the method in capitals), and its threshold text ('' for none). */
-export function quotaEntryValues(entry: EnteredEntry): { values: Record<string, string>; threshold: string } {
+/** One quota as entered: its subject's fields by name (the method in capitals), its threshold and connected account ('' for none). */
+export function quotaEntryValues(entry: EnteredEntry) {
 	const method = (entry.fields[0] ?? '').toUpperCase();
 	const rules = quotaFieldsFor(method);
-	if (entry.fields.length > rules.length + 1) {
-		const [rule, names] = [`at most ${rules.length + 1} fields`, rules.map((r) => r.label.toLowerCase()).join(', ')];
-		throw new ValidationError('subjects', rule, `${entry.fields.length} fields, ${rule}: ${names} and threshold`);
+	// A line of one field with spaces in it was typed without separators: said so, not "not a method".
+	const [count, max] = [entry.fields.length, rules.length + 2];
+	if (count > max || (count === 1 && /\s/.test(entry.fields[0]))) {
+		const rule = `at most ${max} fields separated by commas, semicolons or tabs`;
+		const names = `${rules.map((r) => r.label.toLowerCase()).join(', ')}, threshold, connected account ID`;
+		throw new ValidationError('subjects', rule, `${count} field${count === 1 ? '' : 's'}, expected ${rule}: ${names}`);
 	}
 	const values: Record<string, string> = {};
 	rules.forEach((rule, i) => (values[rule.name] = i === 0 ? method : (entry.fields[i] ?? '')));
-	return { values, threshold: entry.fields[rules.length] ?? '' };
+	const [threshold = '', connectedAccountId = ''] = entry.fields.slice(rules.length);
+	const [{ name, label, emptyMeans: means }, rule] = [CONNECTED_ACCOUNT_ID, 'an expression must give a value'];
+	// Empty is your own account: an expression that gave nothing is refused (refuseEmptyExpression).
+	if (!connectedAccountId && /^=/.test(String(entry.typed?.[name] ?? '')))
+		throw new ValidationError(name, rule, `${label} is an expression that gave nothing; an empty one ${means}`);
+	return { values, threshold, connectedAccountId };
 }
 
 /** The set, checked whole: one ValidationError lists every problem, so nothing is watched until all are valid. */
@@ -49,7 +57,7 @@ export function checkSet<T>(
 	/** The values of an entry a message shows by their last four (a receiving or virtual account). */
 	masked: (entry: EnteredEntry) => string[] = () => [],
 ): Array<{ where: string; value: T }> {
-	const what = field === 'customers' ? 'The set of customers' : 'The set of quota subjects';
+	const what = field === 'customers' ? 'The set of customers' : 'The set of quotas';
 	if (entries.length === 0) throw new ValidationError(field, 'at least one entry', `${what} holds no entry: add one`);
 	if (entries.length > MAX_SET_SIZE)
 		throw new ValidationError(
@@ -92,13 +100,12 @@ export function checkSet<T>(
 
 /** The entries of a set as entered: rows of a fixed collection, or pasted text (one entry a line). */
 export function enteredEntries(fn: IPollFunctions, names: SetParameters, fieldsOf: (row: IDataObject) => string[]) {
-	const text = fn.getNodeParameter(names.entry, 'rows') === 'text';
 	// Read by subjectLines.ts, as maskSubjectsText reads it, so an error masks exactly what was read.
-	if (text)
-		return pastedEntries(String(fn.getNodeParameter(names.text, ''))).map(({ line, fields }) => ({
-			where: `line ${line}`,
-			fields,
-		}));
-	const rows = [(fn.getNodeParameter(names.rows, {}) as IDataObject)[names.row] ?? []].flat() as IDataObject[];
-	return rows.map((row, i) => ({ where: `row ${i + 1}`, fields: fieldsOf(row) }));
+	const pasted = () => pastedEntries(String(fn.getNodeParameter(names.text, '')));
+	const text = fn.getNodeParameter(names.entry, 'rows') === 'text';
+	if (text) return pasted().map(({ line, fields }) => ({ where: `line ${line}`, fields }));
+	const [rows, typed] = [fn.getNodeParameter(names.rows, {}), fn.getNode().parameters[names.rows]].map(
+		(set) => [(set as IDataObject | undefined)?.[names.row] ?? []].flat() as IDataObject[],
+	);
+	return rows.map((row, i) => ({ where: `row ${i + 1}`, fields: fieldsOf(row), typed: typed[i] }));
 }

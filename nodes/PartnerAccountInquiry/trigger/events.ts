@@ -23,7 +23,7 @@ export const TRIGGER_EVENTS = [
 		value: 'beneficiaryBankDetailsChanged',
 		name: 'Bank Details Changed',
 		description:
-			'A beneficiary whose bank details changed (its token, account number or IBAN), with its account name or not; with Beneficiary Changed picked too, such a change comes as this event, once. Without a Reference Beneficiary ID, a bank change comes as Removed plus Added.',
+			"A beneficiary's bank details changed (token, account number or IBAN). Without a Reference Beneficiary ID, it comes as Removed plus Added.",
 		reads: 'beneficiaries',
 	},
 	{

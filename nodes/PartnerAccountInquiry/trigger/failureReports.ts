@@ -78,7 +78,7 @@ function hintFor(failure: Failure, nowMs: number): string | undefined {
 		return `The gateway answered U (outcome unknown)${times}. As the API asks, the trigger stops asking this question until ${askAgain} (${waitMinutes} minutes), and asks again at most ${UNKNOWN_REPEATS} times in all, ${UNKNOWN_RETRY_MINUTES} to ${UNKNOWN_RETRY_SCHEDULE_MINUTES[UNKNOWN_REPEATS - 1]} minutes apart (${UNKNOWN_BACKOFF_HOURS} hours). Meanwhile it emits nothing and reports nothing; the first answer that is not U ends the wait, and that poll reports what changed meanwhile, once. It reports again only if every repeat is answered U.`;
 	}
 	if (failure.unsettled !== undefined)
-		return `The list changed while each of the last ${failure.unsettled} polls read it (each read it up to ${MAX_READS.confirmed} times), so the trigger could not tell what really changed: these polls emitted nothing and the saved state did not change. It goes on polling without reporting this again, and the first poll that reads the list whole reports what changed, once. A list that keeps changing this long may be bound and unbound by an automated process: check with the gateway's operator.`;
+		return `The list changed while each of the last ${failure.unsettled} polls read it (each read it up to ${MAX_READS} times), so the trigger could not tell what really changed: these polls emitted nothing and the saved state did not change. It goes on polling without reporting this again, and the first poll that reads the list whole reports what changed, once. A list that keeps changing this long may be bound and unbound by an automated process: check with the gateway's operator.`;
 	return undefined;
 }
 

@@ -1,14 +1,15 @@
-/** The trigger's parameters in the editor: what it reads (`triggerOn`), any of its events, what is watched. */
+/** The trigger's parameters in the editor: what it reads (`triggerOn`), whose account, any of its events. */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import {
 	accessTokenOption,
-	connectedAccountIdOption,
-	customerIdOption,
+	connectedAccountIdProperty,
+	customerIdProperty,
 	filtersCollection,
 	maskBankDetailsOption,
 	optionsCollection,
 	quotaFields,
+	sortedByName,
 	timeoutOption,
 } from '../shared/properties';
 import { MAX_SET_SIZE, SET_PARAMETERS, type SetParameters } from './enteredSet';
@@ -17,7 +18,7 @@ import { eventOptions, type Family } from './events';
 type Show = NonNullable<IDisplayOptions['show']>;
 const on = (family: Family, watch?: 'one' | 'many'): Show => ({
 	triggerOn: [family],
-	...(watch ? { watch: [watch] } : {}),
+	...(watch && { watch: [watch] }),
 });
 
 /** How a set is entered (rows or pasted text), its rows and its text, under SET_PARAMETERS' names. */
@@ -48,7 +49,8 @@ function setEntryProperties(
 			default: {},
 			placeholder: `Add ${what.noun}`,
 			displayOptions: { show: { ...show, [names.entry]: ['rows'] } },
-			options: [{ displayName: what.noun, name: names.row, values: what.rowValues }],
+			// A row's fields by name, as n8n's lint wants them.
+			options: [{ displayName: what.noun, name: names.row, values: sortedByName(what.rowValues) }],
 		},
 		{
 			displayName: plural,
@@ -58,7 +60,7 @@ function setEntryProperties(
 			default: '',
 			placeholder: what.textPlaceholder,
 			displayOptions: { show: { ...show, [names.entry]: ['text'] } },
-			description: `${what.perLine}, at most ${MAX_SET_SIZE}${what.textFormat}. Blank lines and lines starting with # are skipped; any other bad line is refused with its line number, and nothing is watched until every line is valid.`,
+			description: `${what.perLine}, at most ${MAX_SET_SIZE}${what.textFormat}`,
 		},
 	];
 }
@@ -85,7 +87,10 @@ const events = (family: Family, defaults: string[]): INodeProperties => ({
 	description: 'One read of each entry serves every event picked; each item says which event it is (`event`)',
 });
 
-/** What the trigger reads, then any of its events, then what is watched. */
+/** Mask Bank Details, on by default in the trigger: its items go to chats and tickets. */
+export const triggerMaskOption: INodeProperties = { ...maskBankDetailsOption, default: true };
+
+/** What the trigger reads, then whose account (one, or a set), then its events and how items look. */
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Trigger On',
@@ -94,56 +99,34 @@ export const triggerProperties: INodeProperties[] = [
 		noDataExpression: true,
 		default: 'beneficiaries',
 		options: [
-			{ name: 'Beneficiaries', value: 'beneficiaries', description: 'Payees bound, unbound or changed' },
-			{
-				name: 'Available Quota',
-				value: 'quota',
-				description: 'The FX settlement quota falling below a threshold, or changing',
-			},
+			{ name: 'Available Quota', value: 'quota', description: 'A quota falling below a threshold, or changing' },
+			{ name: 'Beneficiaries', value: 'beneficiaries', description: 'Beneficiaries added, removed or changed' },
 		],
 	},
-	events('beneficiaries', ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryBankDetailsChanged']),
-	events('quota', ['quotaBelowThreshold']),
-	{ ...maskBankDetailsOption, default: true, displayOptions: { show: on('beneficiaries') } },
 	watch('beneficiaries', [
-		{ name: 'One Account', value: 'one', description: 'Your own account, or one customer (Options > Customer ID)' },
-		{
-			name: 'Many Customers',
-			value: 'many',
-			description: `Up to ${MAX_SET_SIZE} customers in one trigger, each with its own baseline`,
-		},
+		{ name: 'One Account', value: 'one', description: "Your own account or one customer's" },
+		{ name: 'Many Customers', value: 'many', description: `Up to ${MAX_SET_SIZE} customers, each compared on its own` },
 	]),
 	watch('quota', [
-		{ name: 'One Subject', value: 'one', description: 'One accumulation method, ID and currency' },
-		{
-			name: 'Many Subjects',
-			value: 'many',
-			description: `Up to ${MAX_SET_SIZE} quota subjects in one trigger, each with its own threshold and baseline`,
-		},
+		{ name: 'One Quota', value: 'one', description: 'One accumulation method, ID and currency' },
+		{ name: 'Many Quotas', value: 'many', description: `Up to ${MAX_SET_SIZE} quotas, yours or customers'` },
 	]),
+	{ ...customerIdProperty, displayOptions: { show: on('beneficiaries', 'one') } },
 	...setEntryProperties(SET_PARAMETERS.customers, on('beneficiaries', 'many'), {
 		noun: 'Customer',
 		perLine: 'One customer ID a line',
-		rowValues: [{ displayName: 'Customer ID', name: 'customerId', type: 'string', default: '' }],
-		textPlaceholder: 'CUST_0001\nCUST_0002',
+		rowValues: [{ ...customerIdProperty, description: "The ID the service gave the customer's account" }],
+		textPlaceholder: 'e.g. CUST_0001\nCUST_0002',
 		textFormat: '',
 	}),
-	filtersCollection({ show: on('beneficiaries') }),
-	optionsCollection({ show: on('beneficiaries', 'one') }, [
-		accessTokenOption('the accessToken body field'),
-		customerIdOption,
-		timeoutOption,
-	]),
-	optionsCollection({ show: on('beneficiaries', 'many') }, [
-		accessTokenOption('the accessToken body field'),
-		timeoutOption,
-	]),
+	{ ...connectedAccountIdProperty, displayOptions: { show: on('quota', 'one') } },
 	...quotaFields(on('quota', 'one')),
 	...setEntryProperties(SET_PARAMETERS.quota, on('quota', 'many'), {
-		noun: 'Subject',
-		perLine: 'One subject a line',
+		noun: 'Quota',
+		perLine: 'One quota a line',
+		// Inside a row, Trade Type is shown when the row's method needs it.
 		rowValues: [
-			// Inside a row, Trade Type is shown when the row's method needs it.
+			connectedAccountIdProperty,
 			...quotaFields({}).map(({ displayOptions, ...field }) => {
 				const needs = (displayOptions?.show as Show | undefined)?.quotaAccumulationMethod;
 				return needs ? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs } } } : field;
@@ -153,15 +136,17 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'threshold',
 				type: 'string',
 				default: '',
-				placeholder: '10000',
+				placeholder: 'e.g. 10000',
 				description:
-					"For Quota Below Threshold: this subject's own threshold, in major units; empty means the Threshold below",
+					"This quota's own threshold, in the currency's major units. Leave empty to use the Threshold below.",
 			},
 		],
-		textPlaceholder: 'USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS',
+		textPlaceholder: 'e.g. USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS, , ACC_0002',
 		textFormat:
-			': method, ID, currency, the trade type for BENEFICIARY, and optionally its own threshold, separated by commas, semicolons or tabs',
+			': method, ID, currency, trade type (BENEFICIARY only), then optional threshold and connected account ID, separated by commas',
 	}),
+	events('beneficiaries', ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryBankDetailsChanged']),
+	events('quota', ['quotaBelowThreshold']),
 	{
 		displayName: 'Threshold',
 		name: 'threshold',
@@ -171,11 +156,9 @@ export const triggerProperties: INodeProperties[] = [
 		default: 10000,
 		displayOptions: { show: { ...on('quota'), events: ['quotaBelowThreshold'] } },
 		description:
-			'In major units of the currency (10000 USD, not cents): the event fires when the quota falls below it. With many subjects, for each subject that gives no threshold of its own.',
+			"The event fires when the quota falls below this amount, in the currency's major units (10000 USD, not cents)",
 	},
-	optionsCollection({ show: on('quota') }, [
-		accessTokenOption('the Access-Token header'),
-		connectedAccountIdOption,
-		timeoutOption,
-	]),
+	{ ...triggerMaskOption, displayOptions: { show: on('beneficiaries') } },
+	filtersCollection({ show: on('beneficiaries') }),
+	optionsCollection({}, [accessTokenOption, timeoutOption]),
 ];

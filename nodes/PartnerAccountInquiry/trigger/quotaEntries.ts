@@ -1,12 +1,12 @@
 /** The entries of a trigger on the available quota: one subject, or a set of them (Watch Many). */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { CONNECTED_ACCOUNT_ID, isMaskedField, isMaskedQuotaId } from '../shared/core/api/fields';
+import { CONNECTED_ACCOUNT_ID, isMaskedQuotaId } from '../shared/core/api/fields';
 import type { QuotaRequest } from '../shared/core/api/validation';
 import { ValidationError } from '../shared/core/errors';
 import { maskAccount } from '../shared/core/redaction';
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
-import { ACCUMULATION_ID, refuseEmptyExpression } from '../shared/properties';
+import { ACCUMULATION_ID, readWhose } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 import { checkSet, enteredEntries, quotaEntryValues, quotaRowFields, SET_PARAMETERS } from './enteredSet';
 import { quotaEvents, readQuotaState, type QuotaState } from './quotaState';
@@ -29,39 +29,42 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 	const { options, wanted, many } = context;
 	const below = wanted.has('quotaBelowThreshold');
 	const defaultThreshold = below ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
-	let subjects: Array<{ where: string; value: { request: QuotaRequest; threshold: number } }>;
+	const ask = (request: QuotaRequest, account: unknown, threshold = defaultThreshold) => ({
+		question: quotaQuestion(request, account, options),
+		threshold,
+	});
+	let subjects: Array<{ where: string; value: ReturnType<typeof ask> }>;
 	if (many) {
 		subjects = checkSet(
 			'subjects',
 			enteredEntries(fn, SET_PARAMETERS.quota, quotaRowFields),
 			(entry) => {
-				const { values, threshold } = quotaEntryValues(entry);
+				const { values, threshold, connectedAccountId } = quotaEntryValues(entry);
 				const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
-				return { request, threshold: below && threshold !== '' ? readThreshold(threshold) : defaultThreshold };
+				return ask(request, connectedAccountId, below && threshold !== '' ? readThreshold(threshold) : undefined);
 			},
-			({ request }) => questionDigest(request),
+			({ question }) => questionDigest([question.request, question.headers]),
 			({ fields }) => (isMaskedQuotaId(fields[0]?.toUpperCase()) && fields[1] ? [fields[1]] : []),
 		);
 	} else {
-		const id = fn.getNodeParameter(ACCUMULATION_ID.name, '');
-		refuseEmptyExpression(fn.getNode(), 0, [ACCUMULATION_ID.name], ACCUMULATION_ID, id);
-		const request = buildQuotaRequest((name, fallback) =>
-			name === ACCUMULATION_ID.name ? id : fn.getNodeParameter(name, fallback),
-		);
-		subjects = [{ where: '', value: { request, threshold: defaultThreshold } }];
+		const read = (name: string) => fn.getNodeParameter(name, '');
+		const [id, account] = [ACCUMULATION_ID, CONNECTED_ACCOUNT_ID].map((rule) => readWhose(fn.getNode(), 0, rule, read));
+		const parameter = (name: string, fallback: unknown) =>
+			name === ACCUMULATION_ID.name ? id : fn.getNodeParameter(name, fallback);
+		subjects = [{ where: '', value: ask(buildQuotaRequest(parameter), account) }];
 	}
-	return subjects.map(({ where, value: { request, threshold } }) => {
-		const question = quotaQuestion(request, options);
-		const connected = question.headers[CONNECTED_ACCOUNT_ID.header as string];
+	return subjects.map(({ where, value: { question, threshold } }) => {
+		const { request } = question;
+		const connected = question.headers[CONNECTED_ACCOUNT_ID.header as string] as string | undefined;
 		const key = keyOf(session, { quota: request, connectedAccountId: connected }, question.accessToken);
-		const id = request.quotaAccumulationId;
-		const naming = { subject: subjectOf(request) };
+		// Whose quota it is, for a Switch to route on: the connected account as sent, when one was.
+		const naming = { subject: subjectOf(request), ...(connected ? { connectedAccountId: connected } : {}) };
 		// A receiving account's ID is a bank account: by its last four in messages, whole in items (a workflow routes on it).
-		const masked = isMaskedField('quotaAccumulationId', { ...request });
+		const id = isMaskedQuotaId(request.quotaAccumulationMethod) ? maskAccount(request.quotaAccumulationId) : undefined;
 		return {
 			key,
 			where,
-			label: subjectOf(request, masked ? maskAccount(id) : id),
+			label: `${subjectOf(request, id)}${connected ? ` of ${connected}` : ''}`,
 			readState: (saved) => readQuotaState(saved, key),
 			cost: () => ({ key, requests: 1, steps: 1 }),
 			read: async (s, read) => await getQuota(s, question, read),

@@ -4,12 +4,14 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { ValidationError } from '../shared/core/errors';
 import { maskBankDetails } from '../shared/core/masking';
 import { listBeneficiaries, listedFor, listingQuestion, OWNER_FIELD } from '../shared/endpoints/beneficiaries';
-import { maskBankDetailsOption, readBoolean, refuseEmptyAccountExpressions } from '../shared/properties';
+import { CUSTOMER_ID } from '../shared/core/api/fields';
+import { readBoolean, readWhose, refuseEmptyAccountExpressions } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 import { baseline, comparedWith, readBeneficiaryState } from './beneficiaryDiff';
 import { checkSet, enteredEntries, SET_PARAMETERS } from './enteredSet';
 import { eventOptions, type Family, type TriggerEvent } from './events';
 import { listCost } from './pollPlan';
+import { triggerMaskOption } from './properties';
 import { quotaEntries } from './quotaEntries';
 import { keyOf, type Context, type WatchedEntry } from './watchedEntry';
 
@@ -37,8 +39,8 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 	// An expression that gave nothing would watch your own account instead: refused, as in the action node.
 	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
 	const wanted = new Set<string>(events);
-	const { name } = maskBankDetailsOption;
-	const mask = readBoolean({ ...maskBankDetailsOption, default: true }, { [name]: fn.getNodeParameter(name, true) });
+	const { name } = triggerMaskOption;
+	const mask = readBoolean(triggerMaskOption, { [name]: fn.getNodeParameter(name, triggerMaskOption.default) });
 	const shown = (json: IDataObject) => (mask ? maskBankDetails(json) : json);
 	const entries =
 		family === 'quota'
@@ -54,9 +56,7 @@ function beneficiaryEntries(
 ): WatchedEntry[] {
 	const { options, wanted, many, shown } = context;
 	const filters = fn.getNodeParameter('filters', {}) as IDataObject;
-	// A poll always confirms a list of several pages: an event must never come from a list that mixes two moments.
-	const ask = (customerId: IDataObject['customerId']) =>
-		listingQuestion(filters, { ...options, customerId, confirmWholeList: true });
+	const ask = (customerId: unknown) => listingQuestion(customerId, filters, options);
 	const customers = many
 		? checkSet(
 				'customers',
@@ -69,7 +69,10 @@ function beneficiaryEntries(
 				},
 				(c) => c.customerId,
 			)
-		: [{ where: '', value: { customerId: options.customerId ?? '', question: ask(options.customerId) } }];
+		: [readWhose(fn.getNode(), 0, CUSTOMER_ID, (name) => fn.getNodeParameter(name, ''))].map((customerId) => ({
+				where: '',
+				value: { customerId: String(customerId ?? '').trim(), question: ask(customerId) },
+			}));
 	return customers.map(({ where, value: { customerId, question } }) => {
 		// Paging is how the list is read, not which list; the token counts by its digest alone.
 		const list: IDataObject = { ...question.request };

@@ -139,7 +139,7 @@ export class TransientError extends PartnerError {
 			message,
 			httpCode === 429
 				? // A rate limit is retried for a time, not a count (retry.ts).
-					'The gateway kept refusing the request for traffic while the node called again, with growing pauses, for as long as the Timeout option allows, each call freshly signed. Run the node again later, lower its Concurrency, or raise its Timeout.'
+					'The gateway kept refusing the request for traffic while the node called again, with growing pauses, for as long as the Timeout option allows, each call freshly signed. Run the node again later, give it fewer items at a time, or raise its Timeout.'
 				: `The request was tried ${RETRY_POLICY.retries + 1} times (${RETRY_POLICY.retries} retries with growing pauses), each freshly signed${httpCode ? '' : ` (network code ${detail})`}. Check the gateway address and your network or proxy, then run the node again.`,
 		);
 	}
@@ -188,7 +188,7 @@ export class ListingChangedError extends PartnerError {
 			`${this.detail}; it was read ${reads} times and no two reads in a row agreed`,
 			this.expected,
 			this.actual,
-			'Nothing was returned rather than a list that mixes two moments (a beneficiary already gone, one that stayed missing). Run the node again once the beneficiaries stop changing. If a list that may mix two moments is acceptable, turn off Confirm Whole List.',
+			'Nothing was returned rather than a list that mixes two moments (a beneficiary already gone, one that stayed missing). Run the node again once the beneficiaries stop changing.',
 		);
 	}
 }

@@ -1,6 +1,6 @@
 /**
  * Pasted set lines (framework-free): the one reading of the text a user pastes for a trigger's set
- * (quota subjects `USER_ID, U-1001, USD[, trade type][, threshold]`, or customers), one entry a
+ * (quotas `USER_ID, U-1001, USD[, trade type][, threshold][, connected account ID]`, or customers), one entry a
  * line. The trigger checks its entries by it (trigger/enteredSet.ts), and an error that quotes the
  * parameters masks the same text by it (maskSubjectsText), so that what is masked as an account is
  * exactly what the trigger reads as one: a second reading could disagree on a line (a leading tab,

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkBeneficiaries } from '../core/api/answers';
-import { BENEFICIARY_FILTERS, maskedValues, SECRET_FIELDS } from '../core/api/fields';
+import { BENEFICIARY_FILTERS, maskedValues, NUMBER_OPTIONS, SECRET_FIELDS } from '../core/api/fields';
 import { listingEntryKey } from '../core/api/identity';
 import { PATHS } from '../core/api/gateway';
 import {
@@ -17,7 +17,7 @@ import {
 } from '../core/api/validation';
 import { RequestError, ValidationError } from '../core/errors';
 import { readListing, type Page } from '../core/flow/paging';
-import { confirmWholeListOption, includeProofOption, optionalString, readBoolean } from '../properties';
+import { includeProofOption, optionalString, readBoolean } from '../properties';
 import type { AnswerProof, ApiSession, ReadOptions } from '../transport/session';
 
 const FILTER_KEYS = BENEFICIARY_FILTERS.map((rule) => rule.name);
@@ -34,8 +34,6 @@ export interface ListingQuestion {
 	timeout: number;
 	/** Undefined reads every page. */
 	limit?: number;
-	/** Return a list of several pages only when two reads in a row agree (paging.ts). */
-	confirm: boolean;
 	/** Attach each page's proof to its items. */
 	withProof: boolean;
 	/** A first read that is what the caller already had needs no confirming read (paging.ts). */
@@ -49,9 +47,14 @@ export interface ListingSize {
 }
 
 /** Builds page 1's request from the item's parameters and checks every rule of docs/api.md (List beneficiaries). */
-export function buildListRequest(filters: IDataObject, options: IDataObject): BeneficiaryListRequest {
+export function buildListRequest(
+	filters: IDataObject,
+	customerId: unknown,
+	options: IDataObject,
+): BeneficiaryListRequest {
 	const request: BeneficiaryListRequest = {
-		pageSize: readWholeNumber('pageSize', options.pageSize, 'Page Size'),
+		// The API's largest page: the fewest requests (the width and the pace are the scheduler's).
+		pageSize: NUMBER_OPTIONS.pageSize.max,
 		pageNumber: 1,
 	};
 	for (const key of Object.keys(filters)) {
@@ -75,26 +78,30 @@ export function buildListRequest(filters: IDataObject, options: IDataObject): Be
 		}
 	}
 	request.accessToken = optionalString(options.accessToken);
-	request.customerId = optionalString(options.customerId);
+	request.customerId = optionalString(customerId);
 	const compact = compactBody(request) as BeneficiaryListRequest;
 	validateBeneficiaryListRequest(compact);
 	return compact;
 }
 
-/** One listing's question from its parameters (filters, options), checked before anything is sent. */
-export function listingQuestion(filters: IDataObject, options: IDataObject, limit?: number): ListingQuestion {
+/** One listing's question from its parameters (customer, filters, options), checked before anything is sent. */
+export function listingQuestion(
+	customerId: unknown,
+	filters: IDataObject,
+	options: IDataObject,
+	limit?: number,
+): ListingQuestion {
 	return {
-		request: buildListRequest(filters, options),
-		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
+		request: buildListRequest(filters, customerId, options),
+		timeout: readWholeNumber('timeout', options.timeout, 'Timeout'),
 		limit,
-		confirm: readBoolean(confirmWholeListOption, options),
 		withProof: readBoolean(includeProofOption, options),
 	};
 }
 
 /**
- * The output field that says whose list an item came from (the listing's Include Owner), so that a
- * merge or an export downstream can check it. The API names its fields in camelCase; this one
+ * The output field that says whose list an item came from, so that a merge or an export
+ * downstream can check it. The API names its fields in camelCase; this one
  * begins with "_", so it cannot take the place of one of them.
  */
 export const OWNER_FIELD = '_listedFor';
@@ -112,24 +119,20 @@ export function listedFor(request: BeneficiaryListRequest): IDataObject {
 }
 
 /**
- * Each item as the API returned it, with OWNER_FIELD added when `include` (Include Owner). An item
- * that already carries that name is refused either way, never overwritten nor passed on: downstream
+ * Each item as the API returned it, with OWNER_FIELD added. An item that already carries that
+ * name is refused, never overwritten nor passed on: downstream
  * it would read as this node's word on whose list it came from.
  */
-export function withOwner(
-	items: readonly IDataObject[],
-	request: BeneficiaryListRequest,
-	include: boolean,
-): IDataObject[] {
+export function withOwner(items: readonly IDataObject[], request: BeneficiaryListRequest): IDataObject[] {
 	const owner = listedFor(request);
 	return items.map((item, index) => {
 		if (Object.hasOwn(item, OWNER_FIELD)) {
 			throw new RequestError(
 				`Beneficiary ${index + 1} of the answer carries a field named ${OWNER_FIELD}, the name this node gives the field that says whose list an item came from`,
-				`Nothing was returned rather than an item whose ${OWNER_FIELD} is not this node's, whether Include Owner is on or off. Contact support quoting this message.`,
+				`Nothing was returned rather than an item whose ${OWNER_FIELD} is not this node's. Contact support quoting this message.`,
 			);
 		}
-		return include ? { ...item, [OWNER_FIELD]: { ...owner } } : item;
+		return { ...item, [OWNER_FIELD]: { ...owner } };
 	});
 }
 
@@ -145,11 +148,10 @@ export async function listBeneficiaries(
 	/** Filled in as pages arrive, so that a listing cut short can still say how large it is. */
 	observed: ListingSize = {},
 ): Promise<IDataObject[]> {
-	const { request, timeout, limit, confirm, withProof, settled } = question;
+	const { request, timeout, limit, withProof, settled } = question;
 	const { items, pages } = await readListing<IDataObject>({
 		pageSize: request.pageSize,
 		limit,
-		confirm,
 		settled,
 		scheduler: session.scheduler,
 		signal,

@@ -42,12 +42,12 @@ export interface QuotaQuestion {
 }
 
 /** One quota call's question from its parameters, checked before anything is sent. */
-export function quotaQuestion(request: QuotaRequest, options: IDataObject): QuotaQuestion {
+export function quotaQuestion(request: QuotaRequest, connectedAccountId: unknown, options: IDataObject): QuotaQuestion {
 	const headers: IDataObject = {};
 	const accessToken = optionalString(options.accessToken);
 	// Both travel as headers: each is checked against its row and sent under the row's header.
 	for (const [rule, value] of [
-		[CONNECTED_ACCOUNT_ID, optionalString(options.connectedAccountId)],
+		[CONNECTED_ACCOUNT_ID, optionalString(connectedAccountId)],
 		[ACCESS_TOKEN, accessToken],
 	] as const) {
 		if (value) headers[rule.header as string] = checkHeaderValue(rule, value);
@@ -55,7 +55,7 @@ export function quotaQuestion(request: QuotaRequest, options: IDataObject): Quot
 	return {
 		request,
 		headers,
-		timeout: readWholeNumber('timeout', options.timeout, 'Timeout (Ms)'),
+		timeout: readWholeNumber('timeout', options.timeout, 'Timeout'),
 		accessToken,
 		withProof: readBoolean(includeProofOption, options),
 	};

@@ -170,7 +170,8 @@ function midBodyError(error: unknown): Error {
 	);
 }
 
-function rawBody(body: unknown): Buffer {
+/** A body n8n's helper handed over whole (not a stream) as its bytes; a parsed body cannot be verified. */
+export function rawBody(body: unknown): Buffer {
 	if (Buffer.isBuffer(body)) return body;
 	if (body instanceof ArrayBuffer) return Buffer.from(body);
 	if (typeof body === 'string') return Buffer.from(body, 'utf8');
@@ -196,7 +197,7 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 /** n8n wraps transport failures (in a NodeApiError); find the network code wherever it sits. */
-function networkError(error: unknown): Error {
+export function networkError(error: unknown): Error {
 	if (error instanceof PartnerError) return error;
 	const codes: string[] = [];
 	const seen = new Set<unknown>();

@@ -65,20 +65,21 @@ export interface FieldRule {
 
 const codes = (values: readonly string[]): Choice[] => values.map((value) => ({ value, label: value }));
 
-const SUPPORTED_CURRENCIES = [
-	'USD',
-	'EUR',
-	'GBP',
-	'NZD',
-	'CAD',
-	'AUD',
-	'JPY',
-	'SGD',
-	'HKD',
-	'CNH',
-	'CNY',
-	'KRW',
-] as const;
+/**
+ * The active ISO 4217 currency codes, plus CNH (offshore renminbi) that the API names: the quota's
+ * Currency is one of them, so a typo is refused before anything is sent.
+ */
+const CURRENCY_CODES = (
+	'AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF ' +
+	'CHF CLP CNH CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD ' +
+	'HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL ' +
+	'LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR ' +
+	'PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP ' +
+	'TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XCG XOF XPF YER ZAR ZMW ZWG'
+).split(' ');
+
+/** The currencies a beneficiary listing can be filtered by (the API's list), in alphabetical order. */
+const LISTING_CURRENCIES = ['AUD', 'CAD', 'CNH', 'CNY', 'EUR', 'GBP', 'HKD', 'JPY', 'KRW', 'NZD', 'SGD', 'USD'];
 
 const MAX_PAGE_SIZE = 50;
 
@@ -86,7 +87,7 @@ const MAX_PAGE_SIZE = 50;
 export const ACCESS_TOKEN: FieldRule = {
 	name: 'accessToken',
 	label: 'Access Token',
-	description: 'OAuth access token, when the account is reached through OAuth authorization',
+	description: 'An OAuth access token, when the account is reached through OAuth authorization',
 	kind: 'text',
 	maxLength: 64,
 	secret: true,
@@ -108,7 +109,8 @@ export const CUSTOMER_ID: FieldRule = {
 	name: 'customerId',
 	label: 'Customer ID',
 	description:
-		'The account whose beneficiaries to list, sent in the signed request body (customerId); empty lists your own account',
+		"The ID the service gave the customer's account whose beneficiaries to get. Leave empty for your own account.",
+	placeholder: 'e.g. CUST_0001',
 	kind: 'text',
 	maxLength: 128,
 	match: 'none',
@@ -119,7 +121,9 @@ export const CUSTOMER_ID: FieldRule = {
 export const CONNECTED_ACCOUNT_ID: FieldRule = {
 	name: 'connectedAccountId',
 	label: 'Connected Account ID',
-	description: "When you manage a customer's account: that account's ID, sent as the Connected-AccountId header",
+	description:
+		"The ID of the customer's account whose quota to get, when you manage it. Leave empty for your own account.",
+	placeholder: 'e.g. ACC_0001',
 	kind: 'text',
 	maxLength: 128,
 	match: 'none',
@@ -131,7 +135,7 @@ export const CONNECTED_ACCOUNT_ID: FieldRule = {
 export const CLIENT_ID: FieldRule = {
 	name: 'clientId',
 	label: 'Client ID',
-	description: 'The client ID issued to you, sent as the Client-Id header',
+	description: 'The client ID the developer centre issued to you',
 	kind: 'text',
 	maxLength: 128,
 	match: 'none',
@@ -142,8 +146,7 @@ export const CLIENT_ID: FieldRule = {
 export const KEY_VERSION: FieldRule = {
 	name: 'keyVersion',
 	label: 'Key Version',
-	description:
-		'The version of the key pair, sent as keyVersion in the Signature header (the developer centre shows it)',
+	description: 'The version of your key pair, as the developer centre shows it',
 	kind: 'text',
 	maxLength: 32,
 	// It is spliced into "algorithm=RSA256, keyVersion=<v>, signature=...": no ',', '=' or space.
@@ -157,7 +160,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 	{
 		name: 'beneficiaryToken',
 		label: 'Beneficiary Token',
-		description: "Base64 token holding the beneficiary's bank account details; max 128 characters",
+		description: "The token that stands for the beneficiary's bank details, as the service returns it",
 		kind: 'text',
 		maxLength: 128,
 		secret: true,
@@ -167,7 +170,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 	{
 		name: 'beneficiaryNick',
 		label: 'Beneficiary Nickname',
-		description: 'Nickname the customer gave the beneficiary; max 70 characters',
+		description: 'The nickname the customer gave the beneficiary',
 		kind: 'text',
 		maxLength: 70,
 		// The API does not say whether a nickname matches exactly or in part: not checked in answers.
@@ -176,7 +179,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 	{
 		name: 'referenceBeneficiaryId',
 		label: 'Reference Beneficiary ID',
-		description: 'Your own unique ID of the beneficiary; max 64 characters',
+		description: 'Your own unique ID of the beneficiary',
 		kind: 'text',
 		maxLength: 64,
 		match: 'exact',
@@ -185,7 +188,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 	{
 		name: 'bankAccountNo',
 		label: 'Bank Account Number',
-		description: 'Domestic bank or wallet account number: upper-case letters and digits, at most 34',
+		description: 'A domestic bank or wallet account number: capital letters and digits, no spaces',
 		kind: 'text',
 		// The API states both a length limit of 64 and a pattern of at most 34: the pattern is the
 		// rule that decides (at most 34); a value over 64 is reported against the length limit first.
@@ -198,8 +201,8 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 	{
 		name: 'bankAccountIBAN',
 		label: 'Bank Account IBAN',
-		description: 'IBAN of the beneficiary account, without spaces; max 34 characters',
-		placeholder: 'GB29NWBK60161331926819',
+		description: "The beneficiary account's IBAN, without spaces",
+		placeholder: 'e.g. GB29NWBK60161331926819',
 		kind: 'text',
 		maxLength: 34,
 		pattern: {
@@ -215,7 +218,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 		label: 'Currencies',
 		description: 'Only beneficiaries in these currencies; none selected means all',
 		kind: 'choices',
-		choices: codes(SUPPORTED_CURRENCIES),
+		choices: codes(LISTING_CURRENCIES),
 		match: 'exact',
 		responseField: 'currency',
 	},
@@ -246,7 +249,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 	{
 		name: 'accountName',
 		label: 'Account Name',
-		description: 'Account holder name; the gateway matches it fuzzily (part of the name is enough)',
+		description: "The account holder's name; part of the name is enough",
 		kind: 'text',
 		match: 'fuzzy',
 	},
@@ -267,27 +270,27 @@ export const QUOTA_METHOD_CHOICES: readonly QuotaMethod[] = [
 		value: 'USER_ID',
 		label: 'User ID',
 		subject: 'service user ID',
-		description: 'Quota accumulated per service user: the ID is the service user ID',
+		description: 'Counted per service user: the ID is the service user ID',
 	},
 	{
 		value: 'RECEIVING_ACCOUNT',
 		label: 'Receiving Account',
 		subject: 'receiving account',
 		masked: true,
-		description: 'Quota accumulated per receiving account: the ID is the receiving account',
+		description: 'Counted per receiving account: the ID is the receiving account',
 	},
 	{
 		value: 'VIRTUAL_ACCOUNT',
 		label: 'Virtual Account',
 		subject: 'virtual account',
 		masked: true,
-		description: 'Quota accumulated per virtual account: the ID is the virtual account',
+		description: 'Counted per virtual account: the ID is the virtual account',
 	},
 	{
 		value: 'BENEFICIARY',
 		label: 'Beneficiary',
 		subject: 'beneficiary ID',
-		description: 'Quota accumulated per beneficiary and trade type: the ID is the beneficiary ID',
+		description: 'Counted per beneficiary and trade type: the ID is the beneficiary ID',
 	},
 ];
 
@@ -308,7 +311,7 @@ export const QUOTA_SUBJECT_FIELDS: readonly FieldRule[] = [
 	{
 		name: 'quotaAccumulationMethod',
 		label: 'Accumulation Method',
-		description: 'How the quota is accumulated, which decides what the ID below identifies',
+		description: 'How the quota is counted, which decides what the Accumulation ID is',
 		kind: 'choice',
 		choices: QUOTA_METHOD_CHOICES,
 		required: true,
@@ -318,6 +321,7 @@ export const QUOTA_SUBJECT_FIELDS: readonly FieldRule[] = [
 		name: 'quotaAccumulationId',
 		label: 'Accumulation ID',
 		description: 'The user ID, receiving account, virtual account or beneficiary ID, as the method says',
+		placeholder: 'e.g. U-1001',
 		kind: 'text',
 		required: true,
 		match: 'none',
@@ -325,10 +329,9 @@ export const QUOTA_SUBJECT_FIELDS: readonly FieldRule[] = [
 	{
 		name: 'currency',
 		label: 'Currency',
-		description: 'Currency of the quota: a 3-letter ISO 4217 code',
-		placeholder: 'USD',
-		kind: 'text',
-		pattern: { regex: /^[A-Z]{3}$/, text: 'a 3-letter upper-case ISO 4217 code such as USD' },
+		description: 'The currency of the quota',
+		kind: 'choice',
+		choices: codes(CURRENCY_CODES),
 		required: true,
 		defaultValue: 'USD',
 		match: 'none',
@@ -336,7 +339,7 @@ export const QUOTA_SUBJECT_FIELDS: readonly FieldRule[] = [
 	{
 		name: 'tradeType',
 		label: 'Trade Type',
-		description: 'Trade type of the beneficiary quota (required for the Beneficiary method)',
+		description: 'The trade type of a beneficiary quota',
 		kind: 'choice',
 		choices: TRADE_TYPE_CHOICES,
 		required: true,
@@ -359,6 +362,7 @@ export interface NumberRange {
 export const NUMBER_OPTIONS = {
 	limit: { min: 1, default: 50 },
 	pageSize: { min: 1, max: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE },
+	// The request width of an execution or a poll: not an option (the scheduler halves it on a traffic limit).
 	concurrency: { min: 1, max: 10, default: 8 },
 	timeout: { min: 1000, max: 300_000, default: 30_000 },
 	// The credential's: how far a response-time may be from the local clock. 300 s as well-run

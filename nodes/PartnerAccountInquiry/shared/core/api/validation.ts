@@ -74,13 +74,14 @@ function checkText(rule: FieldRule, value: unknown): void {
 	}
 }
 
+/** The values a message lists: all of a short list; of a long one (the currencies), what it is. */
+const allowedText = (allowed: readonly string[]) =>
+	allowed.length <= 12 ? allowed.join(', ') : `${allowed.length} currency codes (ISO 4217 and CNH, such as USD, EUR)`;
+
 function checkChoice(field: string, value: unknown, allowed: readonly string[]): void {
 	if (typeof value !== 'string' || !allowed.includes(value)) {
-		throw new ValidationError(
-			field,
-			`one of ${allowed.join(', ')}`,
-			`${field} ${shown(field, value)} is not one of ${allowed.join(', ')}`,
-		);
+		const text = allowedText(allowed);
+		throw new ValidationError(field, `one of ${text}`, `${field} ${shown(field, value)} is not one of ${text}`);
 	}
 }
 
@@ -130,17 +131,11 @@ export function checkWholeNumber(
  * against its bounds in NUMBER_OPTIONS, whatever its source: never "no timeout" or "no limit" by
  * accident. Unset is the default.
  */
-export function readWholeNumber(
-	name: keyof typeof NUMBER_OPTIONS,
-	value: unknown,
-	label: string,
-	/** The parameter's name where it differs from the range's (the listing's pageConcurrency). */
-	field: string = name,
-): number {
+export function readWholeNumber(name: keyof typeof NUMBER_OPTIONS, value: unknown, label: string): number {
 	const range: NumberRange = NUMBER_OPTIONS[name];
 	if (value === undefined) return range.default;
 	const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-	return checkWholeNumber(field, number, range, label);
+	return checkWholeNumber(name, number, range, label);
 }
 
 export function validateBeneficiaryListRequest(request: BeneficiaryListRequest): void {
@@ -176,7 +171,7 @@ export function validateQuotaRequest(request: QuotaRequest): void {
 		if (blank || (rule.kind === 'text' && typeof value !== 'string')) {
 			const what = only
 				? `${rule.name} (${choices.join(' or ')}) is required when ${only.field} is ${only.value}`
-				: `${rule.name} is required: ${choices.length ? `one of ${choices.join(', ')}` : `the ${method?.subject ?? 'ID'} whose quota to read`}`;
+				: `${rule.name} is required: ${choices.length ? `one of ${allowedText(choices)}` : `the ${method?.subject ?? 'ID'} whose quota to read`}`;
 			throw new ValidationError(rule.name, only ? `required for ${only.value}` : 'required', what);
 		}
 		if (rule.kind === 'choice') checkChoice(rule.name, value, choices);

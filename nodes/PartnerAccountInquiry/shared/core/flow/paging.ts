@@ -8,8 +8,7 @@
  * Whole at one moment. Pages are addressed by number and the API has no snapshot, so a
  * beneficiary unbound on an early page while a later one is bound shifts the pages in between
  * without changing any count: a single read would return one gone beneficiary and miss one that
- * stayed. No check within one read can see that, so with `confirm` a listing of more than one
- * page is read again and returned only when two reads in a row agree page for page; a single page
+ * stayed. No check within one read can see that, so a listing of more than one page is read again and returned only when two reads in a row agree page for page; a single page
  * is one answer, one moment, and is read once. A caller that already holds the list as it was
  * (the trigger, its saved state) may accept a first read equal to it without a second (`settled`):
  * such a read changes nothing for it, so it cannot make it report a change that did not happen. A read that does not add up (counts, page numbers,
@@ -40,8 +39,8 @@ export interface Page<T> {
 	evidence?: unknown;
 }
 
-/** Reads of one listing at most: one more after a read that did not add up; a confirmed listing up to 4 in all. */
-export const MAX_READS = { unconfirmed: 2, confirmed: 4 } as const;
+/** Reads of one listing at most (a read that does not add up is read again once, MAX_UNFIT_READS). */
+export const MAX_READS = 4;
 /** Reads that do not add up (counts, page numbers, a beneficiary twice) before the listing fails, confirmed or not. */
 const MAX_UNFIT_READS = 2;
 
@@ -64,8 +63,6 @@ export interface ReadListingOptions<T> {
 	priority?: number;
 	/** The most each page's request pauses in all while refused for traffic (RETRY_POLICY's by default). */
 	rateLimitWaitMs?: number;
-	/** Return a listing of more than one page only when two reads in a row agree (see above). */
-	confirm?: boolean;
 	/**
 	 * Whether a first read that adds up is what the caller already had: then it is returned without
 	 * a confirming read. Called once, with the first read's items in API order.
@@ -99,12 +96,11 @@ function planPages(totalCount: number, totalPageNumber: number, pageSize: number
 
 export async function readListing<T>(options: ReadListingOptions<T>): Promise<Listing<T>> {
 	const stats: ListingStats = { requests: 0, retries: 0, rereads: 0, peakConcurrency: 0 };
-	const maxReads = options.confirm ? MAX_READS.confirmed : MAX_READS.unconfirmed;
 	let previous: Reading<T> | undefined;
 	/** Why the last read could not be returned: it did not add up, or differed from the read before. */
 	let lastFinding: ListingChangedError | undefined;
 	let unfit = 0;
-	for (let read = 1; read <= maxReads; read++) {
+	for (let read = 1; read <= MAX_READS; read++) {
 		if (read > 1) stats.rereads++;
 		const outcome = await settle(readOnce(options, options.scheduler, stats));
 		if (!outcome.ok) {
@@ -117,8 +113,7 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 			continue;
 		}
 		const reading = outcome.value;
-		const toConfirm = reading.pages.length > 1 && (options.confirm || reading.repeat !== undefined);
-		if (!toConfirm) return { ...reading, stats };
+		if (reading.pages.length <= 1) return { ...reading, stats };
 		if (read === 1 && reading.repeat === undefined && options.settled?.(reading.items)) return { ...reading, stats };
 		// Only a read to be compared with another is digested (not one the caller settled).
 		reading.digests = reading.pages.map((page) => pageDigest(page.items, options.keyOf));
@@ -131,7 +126,7 @@ export async function readListing<T>(options: ReadListingOptions<T>): Promise<Li
 		}
 		previous = reading;
 	}
-	throw options.confirm ? (lastFinding as ListingChangedError).afterReads(maxReads) : lastFinding;
+	throw (lastFinding as ListingChangedError).afterReads(MAX_READS);
 }
 
 interface Reading<T> {

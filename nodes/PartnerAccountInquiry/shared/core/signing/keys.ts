@@ -176,3 +176,18 @@ export function privateKeyFrom(text: string): KeyObject {
 export function publicKeyFrom(text: string): KeyObject {
 	return cached(publicKeys, text ?? '', parsePublicKey);
 }
+
+/**
+ * Refuses the public half of the credential's own Private Key as the Service Public Key: the
+ * user's own public key (the one registered with the service) pasted where the service's belongs.
+ * No answer would verify with it; this says which key it is instead.
+ */
+export function refuseOwnPublicKey(privateKey: KeyObject, servicePublicKey: KeyObject): void {
+	const spki = (key: KeyObject) => key.export({ type: 'spki', format: 'der' });
+	if (!spki(createPublicKey(privateKey)).equals(spki(servicePublicKey))) return;
+	throw new KeyFormatError(
+		'servicePublicKey',
+		"is your own public key (the pair of your Private Key), not the service's",
+		"Paste the service's public key, which technical support or the developer centre gives with your Client ID. Your own public key is the one you registered with the service; it does not go into this credential.",
+	);
+}
