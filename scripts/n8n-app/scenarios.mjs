@@ -251,12 +251,15 @@ export const SCENARIOS = {
 		async after(ctx) {
 			const id = ctx.id('QAcc');
 			const e = (await ctx.exec([id]))[id];
-			const alerts = e.filter((x) => x.status === 'success').flatMap((x) => nodeItems(x.run, 'Trigger'));
+			// Before or after the restart by when it ran (n8n was down in between).
+			const alerts = e.filter((x) => x.status === 'success').flatMap((x) => nodeItems(x.run, 'Trigger').map((j) => ({ ...j, afterRestart: x.at >= ctx.launchedAt })));
 			const of = (account) => alerts.filter((j) => j.connectedAccountId === account);
+			// The default poller may repeat an alert still standing once after a restart (README); durable cursors never.
+			const once = (list) => (ctx.exact ? list.length === 1 : list.filter((j) => !j.afterRestart).length === 1 && list.length <= 2);
 			const sent = (await ctx.sim.requests()).filter((r) => r.op === 'quota' && r.token === id);
-			ctx.check(of('ACC_A').length === 1 && of('ACC_A')[0].availableQuotaAmount === 0 && of('ACC_B').length === 1 && of('ACC_B')[0].availableQuotaAmount === 5000 && alerts.length === 2 && e.every((x) => x.status === 'success'),
-				`one trigger watches the same quota of two customers' connected accounts (rows): ACC_A below from the start and ACC_B falling later alert once each, each item naming its connectedAccountId and its own amount (0, then 5000)`,
-				JSON.stringify(alerts.map((j) => [j.connectedAccountId, j.availableQuotaAmount])));
+			ctx.check(once(of('ACC_A')) && of('ACC_A').every((j) => j.availableQuotaAmount === 0) && once(of('ACC_B')) && of('ACC_B').every((j) => j.availableQuotaAmount === 5000) && alerts.every((j) => ['ACC_A', 'ACC_B'].includes(j.connectedAccountId)) && e.every((x) => x.status === 'success'),
+				`one trigger watches the same quota of two customers' connected accounts (rows): ACC_A below from the start and ACC_B falling later alert ${ctx.exact ? 'exactly once each across the restart' : 'once each (at most one repeat after the restart, as documented)'}, each item naming its connectedAccountId and its own amount (0, then 5000)`,
+				JSON.stringify(alerts.map((j) => [j.connectedAccountId, j.availableQuotaAmount, j.afterRestart ? 'after the restart' : 'before'])));
 			ctx.check(sent.length >= 4 && ['ACC_A', 'ACC_B'].every((account) => sent.some((r) => r.account === account)),
 				'each of its requests carries its own line\'s Connected-AccountId', JSON.stringify(sent.slice(0, 4).map((r) => r.account)));
 		},

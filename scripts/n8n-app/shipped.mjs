@@ -45,13 +45,13 @@ const EXAMPLES = [
 	{
 		file: 'quota-floors-watch-many',
 		message: 'Alert text',
-		// A subject above its floor falls below it.
+		// A subject above its threshold falls below it.
 		down: async (sim, line, trigger) => {
-			const subject = floorSubjects(trigger).find((s) => !s.below && !s.fails) ?? die('every subject of the example starts below its floor');
-			await sim.call('setQuota', subject.method, subject.key, subject.minor(subject.floor / 2));
+			const subject = floorSubjects(trigger).find((s) => !s.below && !s.fails) ?? die('every subject of the example starts below its threshold');
+			await sim.call('setQuota', subject.method, subject.key, subject.minor(subject.threshold / 2));
 			return subject;
 		},
-		want: (subject) => [subject.label, `floor ${subject.floor.toLocaleString('en-US')}`],
+		want: (subject) => [subject.label, `threshold ${subject.threshold.toLocaleString('en-US')}`],
 	},
 ];
 
@@ -71,7 +71,7 @@ const SCHEDULED = [
 	{
 		file: 'many-accounts-quota-check',
 		message: 'Build one message',
-		// The lines as typed (method, ID, currency, trade type for BENEFICIARY, floor), read here again.
+		// The lines as typed (method, ID, currency, trade type for BENEFICIARY, threshold), read here again.
 		want: (workflow) => {
 			const text = typedFields(workflow).find((f) => f.name === 'accounts')?.value ?? die('no Edit Fields node holds the accounts (a field "accounts")');
 			const accounts = String(text).split('\n').map((l) => l.split(/[,;\t]/).map((f) => f.trim())).filter((f) => f[0] && !f[0].startsWith('#'));
@@ -79,11 +79,11 @@ const SCHEDULED = [
 			let failed = 0;
 			for (const [method, id, currency, ...more] of accounts) {
 				const tradeType = method === 'BENEFICIARY' ? more.shift() : undefined;
-				const floor = Number(more[0]);
+				const threshold = Number(more[0]);
 				const q = simulated(method, tradeType ? `${id}:${tradeType}` : id, currency);
 				const name = `${method.endsWith('_ACCOUNT') ? `****${id.slice(-4)}` : id} (${[method, tradeType].filter(Boolean).join(' ')}, ${currency})`;
 				if (q.code) lines.push(`- ${name}: not checked, the gateway answered ${q.code}`), failed++;
-				else if (q.amount < floor) lines.push(`- ${name}: ${q.amount} available, below its floor of ${floor}`);
+				else if (q.amount < threshold) lines.push(`- ${name}: ${q.amount} available, below its threshold of ${threshold}`);
 			}
 			if (!failed || lines.length - failed < 2 || lines.length === accounts.length) die(`the example's accounts no longer cover low, failed and fine ones (${lines.length} of ${accounts.length} named)`);
 			return `FX settlement quota: ${lines.length} of ${accounts.length} accounts need attention\n${lines.join('\n')}`;
@@ -228,7 +228,7 @@ export async function runShipped(app, { work, registry, tarball, results, logs }
 		check(refused.includes(`longer than ${limit} characters`) && /PaiShippedIdTooLong022\W+ has 22/.test(refused),
 			`the bank-change example imported under a 22-character ID: its trigger is refused at activation (${app.line === '1' ? 'the activation fails' : 'published partially, the trigger not active'}), the error naming this n8n's limit, ${limit}, and the ID`, refused);
 		// The quota example's alert of the activation's poll (an execution n8n may start after the activation returns).
-		const [bank, payee, floors] = examples;
+		const [bank, payee, thresholds] = examples;
 		/** Waits until each workflow of `counts` has more executions than its count there (2 minutes at most); then all of them. */
 		const arrived = async (counts) => {
 			await until(async () => {
@@ -238,14 +238,14 @@ export async function runShipped(app, { work, registry, tarball, results, logs }
 			await sleep(3000);
 			return exec();
 		};
-		const activated = await arrived({ [floors.workflow.id]: 0 });
-		const subjects = floorSubjects(floors.trigger);
+		const activated = await arrived({ [thresholds.workflow.id]: 0 });
+		const subjects = floorSubjects(thresholds.trigger);
 		const below = subjects.filter((s) => s.below).map((s) => s.label);
 		/** The quota subjects a list of alerts names, one label per alert. */
 		const named = (list) => list.map((m) => subjects.find((s) => m.includes(s.label))?.label ?? m).sort();
-		check([bank, payee].every((x) => activated[x.workflow.id].length === 0) && activated[floors.workflow.id].length === 1 && JSON.stringify(named(messages(activated, floors))) === JSON.stringify([...below].sort()),
-			`imported as they are (${ids.join(', ')}) and activated through the REST API: the beneficiary examples record their baselines (no execution), ${floors.file}.json alerts the ${below.length} subjects below their floors, once`,
-			`${JSON.stringify(Object.values(activated).map((e) => e.length))} ${JSON.stringify(messages(activated, floors))}`);
+		check([bank, payee].every((x) => activated[x.workflow.id].length === 0) && activated[thresholds.workflow.id].length === 1 && JSON.stringify(named(messages(activated, thresholds))) === JSON.stringify([...below].sort()),
+			`imported as they are (${ids.join(', ')}) and activated through the REST API: the beneficiary examples record their baselines (no execution), ${thresholds.file}.json alerts the ${below.length} subjects below their thresholds, once`,
+			`${JSON.stringify(Object.values(activated).map((e) => e.length))} ${JSON.stringify(messages(activated, thresholds))}`);
 		await n8n.stop();
 		const made = [];
 		for (const x of examples) made.push(await x.down(sim, app.line, x.trigger));
@@ -257,8 +257,8 @@ export async function runShipped(app, { work, registry, tarball, results, logs }
 			const mine = got.filter((m) => m.includes(want[0]));
 			// README: on n8n's default poller a restart may repeat a quota alert still standing, once.
 			const repeats = named(got.filter((m) => !mine.includes(m)));
-			check(mine.length === 1 && want.every((text) => mine[0].includes(text)) && (x === floors ? repeats.every((l, k) => below.includes(l) && repeats.indexOf(l) === k) : repeats.length === 0),
-				`${x.file}.json (${x.workflow.id}, every 15 minutes): a change made while n8n was stopped is one message at n8n's start, naming ${want.map((t) => `"${t}"`).join(', ')}${x === floors ? `; besides it, at most the documented one repeat of each alert still standing (${repeats.length})` : ''}`,
+			check(mine.length === 1 && want.every((text) => mine[0].includes(text)) && (x === thresholds ? repeats.every((l, k) => below.includes(l) && repeats.indexOf(l) === k) : repeats.length === 0),
+				`${x.file}.json (${x.workflow.id}, every 15 minutes): a change made while n8n was stopped is one message at n8n's start, naming ${want.map((t) => `"${t}"`).join(', ')}${x === thresholds ? `; besides it, at most the documented one repeat of each alert still standing (${repeats.length})` : ''}`,
 				JSON.stringify(got));
 		});
 		await n8n.stop();
@@ -267,9 +267,9 @@ export async function runShipped(app, { work, registry, tarball, results, logs }
 		const again = await exec();
 		const news = (x) => messages(again, x, after[x.workflow.id].length);
 		const standing = [...below, made[2].label];
-		const repeated = named(news(floors));
+		const repeated = named(news(thresholds));
 		check([bank, payee].every((x) => again[x.workflow.id].length === after[x.workflow.id].length) && repeated.every((l, k) => standing.includes(l) && repeated.indexOf(l) === k),
-			`n8n restarted once more: the beneficiary examples report nothing again; ${floors.file}.json at most repeats its alerts still standing, once each (${repeated.length} of ${standing.length})`,
+			`n8n restarted once more: the beneficiary examples report nothing again; ${thresholds.file}.json at most repeats its alerts still standing, once each (${repeated.length} of ${standing.length})`,
 			JSON.stringify([bank, payee].map((x) => news(x)).concat([repeated])));
 	} catch (error) {
 		check(false, 'the run went to its end', error.stack);

@@ -5,7 +5,7 @@
 //                        workflow polled (each trigger sends its workflow ID as Access Token) and when
 //   POST /call/<method>  a method of the Simulator object (sandbox/types.ts) with the body's arguments
 //   POST /call/changeBankDetailsAt  [customerId, index]: new bank details for the payee at that
-//                        index, also one without a reference ID (the admin route finds payees by it)
+//                        index, by its reference ID or, one without, by its token
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 
@@ -17,12 +17,8 @@ sim.requests.push = (...entries) => push(...entries.map((e) => Object.assign(e, 
 
 const extra = {
 	changeBankDetailsAt(customerId, index) {
-		const payee = sim.beneficiaries(customerId)[index];
-		const had = payee.referenceBeneficiaryId;
-		if (had === undefined) sim.setReference(customerId, index, 'REF-TEMPORARY');
-		const changed = sim.changeBankDetails(customerId, payee.referenceBeneficiaryId);
-		if (had === undefined) sim.setReference(customerId, index, undefined);
-		return changed;
+		const { referenceBeneficiaryId, beneficiaryToken } = sim.beneficiaries(customerId)[index];
+		return sim.changeBankDetails(customerId, referenceBeneficiaryId === undefined ? { beneficiaryToken } : { referenceBeneficiaryId });
 	},
 };
 

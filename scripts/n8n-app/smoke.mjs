@@ -48,19 +48,19 @@ export function readExample(file) {
 }
 
 /**
- * The subjects a Watch Many quota trigger's pasted text names, each with its floor (its own, else
- * the Threshold), how its alert names it, the simulator's key, whether it starts below its floor or
+ * The subjects a Watch Many quota trigger's pasted text names, each with its threshold (its own, else
+ * the Threshold), how its alert names it, the simulator's key, whether it starts below its threshold or
  * fails (the simulator answers it with an error code).
  */
 export function floorSubjects(trigger) {
 	return trigger.parameters.subjectsText.split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((line) => {
 		const [method, id, currency, ...rest] = line.split(/[,;\t]/).map((f) => f.trim());
 		const tradeType = method === 'BENEFICIARY' ? rest.shift() : undefined;
-		const floor = Number(rest[0] || trigger.parameters.threshold);
+		const threshold = Number(rest[0] || trigger.parameters.threshold);
 		const key = tradeType ? `${id}:${tradeType}` : id;
 		const { amount } = simulated(method, key, currency);
 		const label = method.endsWith('ACCOUNT') ? `${method} ****${id.slice(-4)} ${currency}` : [method, id, currency, tradeType].filter(Boolean).join(' ');
-		return { method, key, currency, floor, label, fails: amount === undefined, below: amount < floor, minor: (major) => String(Math.round(major * 10 ** MINOR_DIGITS[currency])) };
+		return { method, key, currency, threshold, label, fails: amount === undefined, below: amount < threshold, minor: (major) => String(Math.round(major * 10 ** MINOR_DIGITS[currency])) };
 	});
 }
 
@@ -169,7 +169,7 @@ export const CASES = {
 		return `one alert reached "Post to your Slack channel": "${message}"`;
 	},
 	'example-many-accounts-quota-check': ({ run }) => {
-		const accounts = items(run, 'Accounts and their floors').map((i) => i.json);
+		const accounts = items(run, 'Accounts and their thresholds').map((i) => i.json);
 		let low = 0;
 		let failed = 0;
 		const message = sent(run);
@@ -179,11 +179,11 @@ export const CASES = {
 			const shown = ['RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT'].includes(a.method) ? `****${String(a.id).slice(-4)}` : a.id;
 			const named = message.includes(`${shown} (${a.method === 'BENEFICIARY' ? `${a.method} ${a.tradeType}` : a.method}, ${a.currency})`);
 			if (q.code) check(named && message.includes(q.code), `${a.id} (${q.code}) is not named with its code`), failed++;
-			else if (q.amount < a.floor) check(named, `${a.id} (${q.amount} below ${a.floor}) is not named`), low++;
-			else check(!named, `${a.id} (${q.amount}, floor ${a.floor}) is named though fine`);
+			else if (q.amount < a.threshold) check(named, `${a.id} (${q.amount} below ${a.threshold}) is not named`), low++;
+			else check(!named, `${a.id} (${q.amount}, threshold ${a.threshold}) is named though fine`);
 		}
 		check(low >= 2 && failed >= 1 && low + failed < accounts.length, `the example's accounts no longer cover low (${low}), failed (${failed}) and fine ones`);
-		return `one message for ${accounts.length} accounts names exactly the ${low} below their floor and the ${failed} that failed, by result code`;
+		return `one message for ${accounts.length} accounts names exactly the ${low} below their threshold and the ${failed} that failed, by result code`;
 	},
 	'example-weekly-beneficiary-export': ({ exportDir }) => {
 		const file = readdirSync(exportDir).find((f) => /^beneficiaries-\d{4}-\d\d-\d\d\.csv$/.test(f)) ?? die('no beneficiaries-<date>.csv was written');

@@ -25,7 +25,11 @@ import { later } from './pollerApp';
 import { appOf } from './watchShapes';
 
 export const CUSTOMERS = ['CUST_EMPTY', 'CUST_SMALL'] as const;
-export const SUBJECTS = ['U-1001', 'U-B1'] as const;
+/** Your own U-1001, and U-B1 of a customer's connected account (a line of its own, `ACC_0002/` in the simulator). */
+export const SUBJECTS = ['U-1001', 'ACC_0002/U-B1'] as const;
+/** A model entry's connected account ('' for your own) and accumulation ID. */
+const whose = (id: string): [account: string, id: string] =>
+	id.includes('/') ? (id.split('/') as [string, string]) : ['', id];
 /**
  * A crowd of quota subjects after them in the set, moved together: a move across both thresholds is
  * a Quota Changed and a Quota Below Threshold each, 520 events, all told by the poll that reads them.
@@ -148,7 +152,11 @@ export function newModel(family: Family, saving: N8nSaving, crowd = false): Mode
 		crowd,
 		events: family === 'quota' ? [...QUOTA_EVENTS] : [...BENEFICIARY_EVENTS],
 		threshold: THRESHOLDS[1],
-		amounts: { 'U-1001': 12500, 'U-B1': 1.01, ...Object.fromEntries(CROWD.map((id) => [id, CROWD_ABOVE / 100])) },
+		amounts: {
+			'U-1001': 12500,
+			[SUBJECTS[1]]: 1.01,
+			...Object.fromEntries(CROWD.map((id) => [id, CROWD_ABOVE / 100])),
+		},
 		memory: {},
 		mayRepeat: new Set(),
 		sinceFailover: 0,
@@ -168,7 +176,8 @@ const entryIds = (m: Model): string[] => [
 /** The crowd's amount (minor units) at its start, above both thresholds; a move goes below both, or above. */
 const CROWD_ABOVE = 3_000_000;
 const CROWD_BELOW = 50;
-const labelOf = (m: Model, id: string) => (m.family === 'quota' ? `USER_ID ${id} USD` : `customer ${id}`);
+const labelOf = (m: Model, id: string) =>
+	m.family === 'quota' ? `USER_ID ${whose(id)[1]} USD${whose(id)[0] && ` of ${whose(id)[0]}`}` : `customer ${id}`;
 const clone = (memory: Memory): Memory => structuredClone(memory);
 function groupBy<T, K>(values: T[], keyOf: (value: T) => K): Map<K, T[]> {
 	const groups = new Map<K, T[]>();
@@ -183,7 +192,10 @@ export function parametersOf(m: Model): INodeParameters {
 	// Short, so that a request without an answer costs a second; an edit of it keeps the request.
 	const options: IDataObject = { timeout: m.timeout ? 1500 : 1000 };
 	if (m.family === 'quota') {
-		const subject = (id: string) => ({ quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: id, currency: 'USD' });
+		const subject = (entry: string) => {
+			const [connectedAccountId, id] = whose(entry);
+			return { connectedAccountId, quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: id, currency: 'USD' };
+		};
 		if (m.shape === 'one')
 			return { ...common, watch: 'one', ...subject(ids[0]), options } as unknown as INodeParameters;
 		const rows = ids.map((id) => ({ ...subject(id), threshold: '' }));
@@ -314,7 +326,7 @@ export class Run {
 				const id = entryIds(m)[a % entryIds(m).length];
 				const where =
 					m.family === 'quota'
-						? { operation: 'quota' as const, accumulationId: id }
+						? { operation: 'quota' as const, accumulationId: whose(id)[1] }
 						: { operation: 'list' as const, customerId: id };
 				const answer =
 					step[2] === 'F'
@@ -484,7 +496,9 @@ export class Run {
 	private about(request: LoggedRequest): string | undefined {
 		try {
 			const body = JSON.parse(request.body) as IDataObject;
-			return String(this.m.family === 'quota' ? body.quotaAccumulationId : (body.customerId ?? ''));
+			if (this.m.family !== 'quota') return String(body.customerId ?? '');
+			const account = request.headers['connected-accountid'];
+			return `${account ? `${String(account)}/` : ''}${String(body.quotaAccumulationId)}`;
 		} catch {
 			return undefined;
 		}
@@ -510,7 +524,8 @@ export class Run {
 	}
 
 	private itemEntry(item: IDataObject): string {
-		if (this.m.family === 'quota') return String(item.quotaAccumulationId);
+		if (this.m.family === 'quota')
+			return `${item.connectedAccountId ? `${String(item.connectedAccountId)}/` : ''}${String(item.quotaAccumulationId)}`;
 		return String((item._listedFor as IDataObject | undefined)?.customerId ?? '');
 	}
 

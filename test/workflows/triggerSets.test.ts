@@ -67,23 +67,25 @@ describe('many quota subjects in one trigger', () => {
 	it('bad lines: each refused with its line number and rule, nothing watched, nothing sent', async () => {
 		const result = await trigger(
 			asText(
-				'USER_ID, U-B1, USD\nUSER_ID, , USD\nNOPE, X, USD\nUSER_ID, U-B1, USD\nUSER_ID, U-B4, USDX\nUSER_ID, U-B5, USD, -3\nBENEFICIARY, R-1, USD\nUSER_ID, U-B6, USD, 1, ACC_6, more\nUSER_ID U-B7 USD',
+				'USER_ID, U-B1, USD\nUSER_ID, , USD\nNOPE, X, USD\nUSER_ID, U-B1, USD\nUSER_ID, U-B4, USDX\nUSER_ID, U-B5, USD, -3\nBENEFICIARY, R-1, USD\nACC_6, USER_ID, U-B6, USD, 1, more\nUSER_ID U-B7 USD\n, USER_ID, U-B8, USD',
 			),
 			{},
 		).poll();
 		expect(result.ok).toBe(false);
 		if (result.ok) return;
 		const message = result.error.message;
-		expect(message).toMatch(/^The set of quotas has 8 bad entries: line 2: quotaAccumulationId is required/);
-		for (const line of [3, 5, 6, 7, 8, 9]) expect(message).toContain(`line ${line}: `);
+		expect(message).toMatch(/^The set of quotas has 9 bad entries: line 2: quotaAccumulationId is required/);
+		for (const line of [3, 5, 6, 7, 8, 9, 10]) expect(message).toContain(`line ${line}: `);
 		expect(message).toContain('line 4 repeats line 1');
 		expect(message).toMatch(/line 5: currency "USDX" is not one of \d+ currency codes \(ISO 4217 and CNH/);
 		expect(message).toContain('Threshold must be a number of at least 0, got "-3"');
 		expect(message).toContain(
-			'line 8: 6 fields, expected at most 5 fields separated by commas, semicolons or tabs: accumulation method, accumulation id, currency, threshold, connected account ID',
+			'line 8: 5 fields, expected at most 4 fields separated by commas, semicolons or tabs: accumulation method, accumulation id, currency, threshold (a connected account ID first)',
 		);
 		// A line typed without separators is said to be one field, not taken for an unknown method.
-		expect(message).toContain('line 9: 1 field, expected at most 5 fields separated by commas, semicolons or tabs');
+		expect(message).toContain('line 9: 1 field, expected at most 4 fields separated by commas, semicolons or tabs');
+		// An empty first field is no way to say "your own account": the line leaves it out.
+		expect(message).toContain("line 10: Connected Account ID is empty; an empty one reads your own account's quota, not the managed customer's: leave it out");
 		expect(sim().requests).toHaveLength(0);
 	});
 
@@ -110,7 +112,7 @@ describe('many quota subjects in one trigger', () => {
 		);
 		const fromRows = await emitted(asRows);
 		const pasted = trigger(
-			asText('USER_ID, U-B1, USD, 2, ACC_1\nUSER_ID, U-B1, USD, 2\nUSER_ID, U-B2, USD, , ACC_2'),
+			asText('ACC_1, USER_ID, U-B1, USD, 2\nUSER_ID, U-B1, USD, 2\nACC_2, USER_ID, U-B2, USD'),
 			{},
 		);
 		const fromText = await emitted(pasted);

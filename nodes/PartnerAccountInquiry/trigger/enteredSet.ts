@@ -4,7 +4,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { CONNECTED_ACCOUNT_ID, QUOTA_SUBJECT_FIELDS, quotaFieldsFor } from '../shared/core/api/fields';
 import { ValidationError } from '../shared/core/errors';
 import { redactText } from '../shared/core/redaction';
-import { pastedEntries } from '../shared/core/subjectLines';
+import { pastedEntries, subjectStart } from '../shared/core/subjectLines';
 import { settleSync } from '../shared/core/flow/settle';
 
 export const MAX_SET_SIZE = 1000;
@@ -21,31 +21,33 @@ export const SET_PARAMETERS = {
 	customers: { entry: 'customersEntry', rows: 'customers', row: 'customer', text: 'customersText' },
 } as const satisfies Record<string, SetParameters>;
 
-/** A quota's row, in the order a pasted line gives its fields: the subject, its threshold, its connected account. */
+/** A quota's row, in the order a pasted line gives its fields: its connected account, the subject, its threshold. */
 export function quotaRowFields(row: Record<string, unknown>): string[] {
 	const fields = quotaFieldsFor(row[QUOTA_SUBJECT_FIELDS[0].name]).map((rule) => row[rule.name]);
-	return [...fields, row.threshold, row[CONNECTED_ACCOUNT_ID.name]].map((value) => String(value ?? '').trim());
+	return [row[CONNECTED_ACCOUNT_ID.name], ...fields, row.threshold].map((value) => String(value ?? '').trim());
 }
 
-/** One quota as entered: its subject's fields by name (the method in capitals), its threshold and connected account ('' for none). */
-export function quotaEntryValues(entry: EnteredEntry) {
-	const method = (entry.fields[0] ?? '').toUpperCase();
+/** One quota as entered: its connected account ('' for your own), its subject's fields by name (the method in capitals), its threshold. */
+export function quotaEntryValues({ fields: all, typed }: EnteredEntry) {
+	const start = subjectStart(all);
+	const [connectedAccountId, fields] = [start ? all[0] : '', all.slice(start)];
+	const method = (fields[0] ?? '').toUpperCase();
 	const rules = quotaFieldsFor(method);
 	// A line of one field with spaces in it was typed without separators: said so, not "not a method".
-	const [count, max] = [entry.fields.length, rules.length + 2];
-	if (count > max || (count === 1 && /\s/.test(entry.fields[0]))) {
+	const [count, max] = [fields.length, rules.length + 1];
+	if (count > max || (count === 1 && /\s/.test(fields[0]))) {
 		const rule = `at most ${max} fields separated by commas, semicolons or tabs`;
-		const names = `${rules.map((r) => r.label.toLowerCase()).join(', ')}, threshold, connected account ID`;
+		const names = `${rules.map((r) => r.label.toLowerCase()).join(', ')}, threshold (a connected account ID first)`;
 		throw new ValidationError('subjects', rule, `${count} field${count === 1 ? '' : 's'}, expected ${rule}: ${names}`);
 	}
-	const values: Record<string, string> = {};
-	rules.forEach((rule, i) => (values[rule.name] = i === 0 ? method : (entry.fields[i] ?? '')));
-	const [threshold = '', connectedAccountId = ''] = entry.fields.slice(rules.length);
-	const [{ name, label, emptyMeans: means }, rule] = [CONNECTED_ACCOUNT_ID, 'an expression must give a value'];
-	// Empty is your own account: an expression that gave nothing is refused (refuseEmptyExpression).
-	if (!connectedAccountId && /^=/.test(String(entry.typed?.[name] ?? '')))
-		throw new ValidationError(name, rule, `${label} is an expression that gave nothing; an empty one ${means}`);
-	return { values, threshold, connectedAccountId };
+	const values = Object.fromEntries(rules.map((rule, i) => [rule.name, i === 0 ? method : (fields[i] ?? '')]));
+	// Empty is your own account: an empty first field or an expression that gave nothing is refused.
+	const { name, label, emptyMeans: means } = CONNECTED_ACCOUNT_ID;
+	const expression = /^=/.test(String(typed?.[name] ?? ''));
+	const why = typed ? expression && 'is an expression that gave nothing' : start && 'is empty';
+	if (!connectedAccountId && why)
+		throw new ValidationError(name, 'not empty when given', `${label} ${why}; an empty one ${means}: leave it out`);
+	return { values, threshold: fields[rules.length] ?? '', connectedAccountId };
 }
 
 /** The set, checked whole: one ValidationError lists every problem, so nothing is watched until all are valid. */
@@ -107,5 +109,5 @@ export function enteredEntries(fn: IPollFunctions, names: SetParameters, fieldsO
 	const [rows, typed] = [fn.getNodeParameter(names.rows, {}), fn.getNode().parameters[names.rows]].map(
 		(set) => [(set as IDataObject | undefined)?.[names.row] ?? []].flat() as IDataObject[],
 	);
-	return rows.map((row, i) => ({ where: `row ${i + 1}`, fields: fieldsOf(row), typed: typed[i] }));
+	return rows.map((row, i) => ({ where: `row ${i + 1}`, fields: fieldsOf(row), typed: typed[i] ?? {} }));
 }

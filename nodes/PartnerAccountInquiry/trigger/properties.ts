@@ -16,10 +16,7 @@ import { MAX_SET_SIZE, SET_PARAMETERS, type SetParameters } from './enteredSet';
 import { eventOptions, type Family } from './events';
 
 type Show = NonNullable<IDisplayOptions['show']>;
-const on = (family: Family, watch?: 'one' | 'many'): Show => ({
-	triggerOn: [family],
-	...(watch && { watch: [watch] }),
-});
+const on = (family: Family, ...watch: string[]): Show => ({ triggerOn: [family], ...(watch[0] && { watch }) });
 
 /** How a set is entered (rows or pasted text), its rows and its text, under SET_PARAMETERS' names. */
 function setEntryProperties(
@@ -49,7 +46,6 @@ function setEntryProperties(
 			default: {},
 			placeholder: `Add ${what.noun}`,
 			displayOptions: { show: { ...show, [names.entry]: ['rows'] } },
-			// A row's fields by name, as n8n's lint wants them.
 			options: [{ displayName: what.noun, name: names.row, values: sortedByName(what.rowValues) }],
 		},
 		{
@@ -141,9 +137,9 @@ export const triggerProperties: INodeProperties[] = [
 					"This quota's own threshold, in the currency's major units. Leave empty to use the Threshold below.",
 			},
 		],
-		textPlaceholder: 'e.g. USER_ID, U-1001, USD, 20000\nBENEFICIARY, REF-42, EUR, GOODS, , ACC_0002',
+		textPlaceholder: 'e.g. USER_ID, U-1001, USD, 20000\nACC_0002, BENEFICIARY, REF-42, EUR, GOODS',
 		textFormat:
-			': method, ID, currency, trade type (BENEFICIARY only), then optional threshold and connected account ID, separated by commas',
+			': an optional connected account ID, then method, ID, currency, trade type (BENEFICIARY only) and threshold, separated by commas',
 	}),
 	events('beneficiaries', ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryBankDetailsChanged']),
 	events('quota', ['quotaBelowThreshold']),

@@ -6,6 +6,7 @@ import type { QuotaRequest } from '../shared/core/api/validation';
 import { ValidationError } from '../shared/core/errors';
 import { maskAccount } from '../shared/core/redaction';
 import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
+import { maskedIdIndex } from '../shared/core/subjectLines';
 import { ACCUMULATION_ID, readWhose } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 import { checkSet, enteredEntries, quotaEntryValues, quotaRowFields, SET_PARAMETERS } from './enteredSet';
@@ -29,10 +30,8 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 	const { options, wanted, many } = context;
 	const below = wanted.has('quotaBelowThreshold');
 	const defaultThreshold = below ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
-	const ask = (request: QuotaRequest, account: unknown, threshold = defaultThreshold) => ({
-		question: quotaQuestion(request, account, options),
-		threshold,
-	});
+	const ask = (request: QuotaRequest, account: unknown, threshold = defaultThreshold) =>
+		({ question: quotaQuestion(request, account, options), threshold }) as const;
 	let subjects: Array<{ where: string; value: ReturnType<typeof ask> }>;
 	if (many) {
 		subjects = checkSet(
@@ -41,10 +40,12 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 			(entry) => {
 				const { values, threshold, connectedAccountId } = quotaEntryValues(entry);
 				const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
-				return ask(request, connectedAccountId, below && threshold !== '' ? readThreshold(threshold) : undefined);
+				// A threshold is checked whatever the events: a misplaced column is refused, not ignored.
+				const own = threshold !== '' ? readThreshold(threshold) : undefined;
+				return ask(request, connectedAccountId, below ? own : undefined);
 			},
 			({ question }) => questionDigest([question.request, question.headers]),
-			({ fields }) => (isMaskedQuotaId(fields[0]?.toUpperCase()) && fields[1] ? [fields[1]] : []),
+			({ fields }) => fields.filter((_, i) => i === maskedIdIndex(fields)),
 		);
 	} else {
 		const read = (name: string) => fn.getNodeParameter(name, '');

@@ -1,12 +1,12 @@
 /**
  * Pasted set lines (framework-free): the one reading of the text a user pastes for a trigger's set
- * (quotas `USER_ID, U-1001, USD[, trade type][, threshold][, connected account ID]`, or customers), one entry a
+ * (quotas `[connected account ID, ]USER_ID, U-1001, USD[, trade type][, threshold]`, or customers), one entry a
  * line. The trigger checks its entries by it (trigger/enteredSet.ts), and an error that quotes the
  * parameters masks the same text by it (maskSubjectsText), so that what is masked as an account is
  * exactly what the trigger reads as one: a second reading could disagree on a line (a leading tab,
  * a comment) and leave an account typed there whole in an error.
  */
-import { isMaskedQuotaId } from './api/fields';
+import { isMaskedQuotaId, QUOTA_METHOD_CHOICES } from './api/fields';
 import { maskAccount, maskAccountNumbers } from './redaction';
 
 /** One entry of pasted text: its line (from 1), its fields trimmed, and where each stands in the text. */
@@ -66,9 +66,27 @@ export function maskSubjectsText(text: string): string {
 	let out = text;
 	// Last entry first, so that each span still points into the text as typed.
 	for (const { fields, spans } of pastedEntries(text).reverse()) {
-		if (fields.length < 2 || fields[1] === '' || !isMaskedQuotaId(fields[0].toUpperCase())) continue;
-		const [start, end] = spans[1];
-		out = `${out.slice(0, start)}${maskAccount(fields[1])}${out.slice(end)}`;
+		const id = maskedIdIndex(fields);
+		if (id === undefined) continue;
+		const [start, end] = spans[id];
+		out = `${out.slice(0, start)}${maskAccount(fields[id])}${out.slice(end)}`;
 	}
 	return maskAccountNumbers(out);
+}
+
+const isMethod = (field = '') => QUOTA_METHOD_CHOICES.some((choice) => choice.value === field.toUpperCase());
+
+/**
+ * Where a quota line's subject (its method) starts: 1 when the line opens with the connected
+ * account it is for (a first field that is no method, then a method), else 0. A method is one of
+ * four words, so an account ID of any shape, digits too, is never read as a subject's field.
+ */
+export function subjectStart(fields: readonly string[]): 0 | 1 {
+	return fields.length > 1 && !isMethod(fields[0]) && isMethod(fields[1]) ? 1 : 0;
+}
+
+/** Where a quota line's ID stands when it is shown by its last four (a receiving or virtual account's). */
+export function maskedIdIndex(fields: readonly string[]): number | undefined {
+	const at = subjectStart(fields);
+	return fields[at + 1] && isMaskedQuotaId(fields[at].toUpperCase()) ? at + 1 : undefined;
 }

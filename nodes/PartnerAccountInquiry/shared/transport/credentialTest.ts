@@ -67,7 +67,13 @@ async function testWholeCredential(fn: ICredentialTestFunctions, data: ICredenti
 		// httpRequest), so no-deprecated-workflow-functions' advice cannot be followed here. That rule
 		// matches `this.helpers.request`, and n8n's package scanner ignores eslint-disable comments (it
 		// lints with allowInlineConfig: false), so the call goes through the context passed in.
-		response = await fn.helpers.request({
+		// The helper's timeout is idle time only: an answer dripped byte by byte would hold Test for
+		// ever, so the whole answer has the deadline a run's attempt has (wire.ts).
+		const deadline = AbortSignal.timeout(NUMBER_OPTIONS.timeout.default);
+		const expired = new Promise<never>((_, reject) =>
+			deadline.addEventListener('abort', () => reject(timedOut()), { once: true }),
+		);
+		const sent = fn.helpers.request({
 			method: signed.method,
 			uri: signed.url,
 			headers: signed.headers,
@@ -79,6 +85,7 @@ async function testWholeCredential(fn: ICredentialTestFunctions, data: ICredenti
 			followRedirect: false,
 			timeout: NUMBER_OPTIONS.timeout.default,
 		});
+		response = await Promise.race([sent, expired]);
 	} catch (error) {
 		throw networkError(error);
 	}
@@ -97,6 +104,12 @@ async function testWholeCredential(fn: ICredentialTestFunctions, data: ICredenti
 		},
 	);
 }
+
+const timedOut = () =>
+	new TransientError(
+		`No whole answer from the gateway within ${NUMBER_OPTIONS.timeout.default / 1000} s: the request timed out`,
+		'ETIMEDOUT',
+	);
 
 /** What failed and what to do, in one message: the package's own texts, which name the field to fix. */
 function explain(error: unknown): string {
