@@ -85,7 +85,9 @@ describe('many quota subjects in one trigger', () => {
 		// A line typed without separators is said to be one field, not taken for an unknown method.
 		expect(message).toContain('line 9: 1 field, expected at most 4 fields separated by commas, semicolons or tabs');
 		// An empty first field is no way to say "your own account": the line leaves it out.
-		expect(message).toContain("line 10: Connected Account ID is empty; an empty one reads your own account's quota, not the managed customer's: leave it out");
+		expect(message).toContain(
+			"line 10: Connected Account ID is empty; an empty one reads your own account's quota, not the managed customer's: leave it out",
+		);
 		expect(sim().requests).toHaveLength(0);
 	});
 
