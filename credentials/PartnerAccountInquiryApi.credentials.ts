@@ -43,7 +43,7 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 				{ name: `${GATEWAYS.na.name}: ${GATEWAYS.na.url}`, value: 'na' },
 				{ name: 'Custom (Sandbox or Proxy)', value: 'custom' },
 			],
-			description: 'The regional gateway your account is served by, or a custom base URL',
+			description: 'The region of the WorldFirst and Ant International gateway that serves your account, or a custom base URL',
 		},
 		{
 			displayName: 'Base URL',

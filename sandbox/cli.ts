@@ -87,7 +87,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
 	if (command.rateLimitEvery > 0) sim.addFault({ fault: 'rateLimit', every: command.rateLimitEvery });
 	out(`Partner account inquiry gateway simulator listening on ${sim.url}`);
 	out();
-	out('Create a "Partner Account Inquiry API" credential in n8n with:');
+	out('Create a "Partner Account Inquiry API" credential in n8n, named "Partner Account Inquiry API account", with:');
 	out(`  Gateway:            Custom (Sandbox or Proxy)`);
 	out(`  Base URL:           ${sim.url}`);
 	out(`  Client ID:          ${SANDBOX_CLIENT_ID}`);
@@ -106,6 +106,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
 	out('any other ID: ACCOUNT_NOT_EXIST.');
 	for (const line of quotaLines()) out(line);
 	out();
+	out('Connected Account ID: any ID (e.g. ACC_0002) reads the quotas above until set-quota gives that account its');
+	out('own ({"connectedAccountId":"ACC_0002",...}); ACC_MISSING answers ACCOUNT_NOT_EXIST.');
 	out('Every trigger event and failure, one call each (payees, quotas, faults): docs/simulator.md');
 	out('Press Ctrl+C to stop.');
 	return { simulator: sim };
