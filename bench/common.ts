@@ -3,13 +3,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-import { NUMBER_OPTIONS } from '../nodes/PartnerAccountInquiry/shared/core/api/fields';
+import { REQUEST_WIDTH } from '../nodes/PartnerAccountInquiry/shared/core/flow/scheduler';
 
 /** What a part measured against its goals: the line printed, and whether the goal was met. */
 export type Goals = Array<[text: string, met: boolean]>;
 
 export const LATENCY_MS = 50;
-export const DEFAULT_CONCURRENCY = NUMBER_OPTIONS.concurrency.default;
+export const DEFAULT_CONCURRENCY = REQUEST_WIDTH;
 export const QUOTA_ITEMS = 500;
 export const FIVE_PAGES = 250;
 export const PAGE_SIZE = 50;

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { NUMBER_OPTIONS } from '../shared/core/api/fields';
+import { REQUEST_WIDTH } from '../shared/core/flow/scheduler';
 import { ValidationError } from '../shared/core/errors';
 import { ApiSession } from '../shared/transport/session';
 import { errorItem, toNodeError } from '../shared/errorMapping';
@@ -48,7 +48,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	let session: ApiSession;
 	try {
-		session = await ApiSession.open(this, NUMBER_OPTIONS.concurrency.default);
+		session = await ApiSession.open(this, REQUEST_WIDTH);
 	} catch (error) {
 		return failEveryItem(error);
 	}

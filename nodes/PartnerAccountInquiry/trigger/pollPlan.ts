@@ -1,8 +1,9 @@
 /** Which entries a poll reads: least recently read first, while Graham's bound says each ends within the budget (docs/internals.md). */
+import { REQUEST_WIDTH } from '../shared/core/flow/scheduler';
 import { settle, type Settled } from '../shared/core/flow/settle';
 
 /** Requests of a poll at once: one paced, rate-limit aware stream for every entry. */
-export const POLL_WIDTH = 8;
+export const POLL_WIDTH = REQUEST_WIDTH;
 /** Half of n8n's shortest poll interval, so that a poll ends well before the next is due. */
 export const SHARED_BUDGET_MS = 30_000;
 /** n8n-core's poll budget where n8n sets none (1.x, the default poller, 2.x's activation polls). */

@@ -33,7 +33,7 @@ import { networkError, rawBody } from './wire';
 /** The smallest question the API answers: one beneficiary of the caller's own account. */
 const TEST_BODY = { pageSize: 1, pageNumber: 1 };
 
-export const CREDENTIAL_TEST_OK =
+const CREDENTIAL_TEST_OK =
 	"Connection successful: the gateway accepted the signed request (Client ID, Private Key and Key Version are right) and its answer verified with the Service Public Key, fresh by this host's clock.";
 
 const UNREACHABLE =

@@ -362,8 +362,6 @@ export interface NumberRange {
 export const NUMBER_OPTIONS = {
 	limit: { min: 1, default: 50 },
 	pageSize: { min: 1, max: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE },
-	// The request width of an execution or a poll: not an option (the scheduler halves it on a traffic limit).
-	concurrency: { min: 1, max: 10, default: 8 },
 	timeout: { min: 1000, max: 300_000, default: 30_000 },
 	// The credential's: how far a response-time may be from the local clock. 300 s as well-run
 	// webhook verifiers default to; never 0 ("no check") by accident.

@@ -36,6 +36,13 @@ interface SchedulerOptions {
 	baseDelayMs?: number;
 }
 
+/**
+ * Requests at once, of an execution (all its items and pages) or a poll (all its entries): the
+ * package's, not an option. Measured as the best round-trip use (docs/benchmark.md); the scheduler
+ * halves it by itself on a traffic limit.
+ */
+export const REQUEST_WIDTH = 8;
+
 export interface SchedulerStats {
 	/** Attempts started, retries included. */
 	attempts: number;
