@@ -11,7 +11,7 @@ import { CONNECTED_ACCOUNT_ID, CUSTOMER_ID } from '../../nodes/PartnerAccountInq
 import { ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import {
 	ACCUMULATION_ID,
-	refuseEmptyAccountExpressions,
+	refuseEmptyAccessToken,
 	refuseEmptyExpression,
 } from '../../nodes/PartnerAccountInquiry/shared/properties';
 import { thrown } from '../fixtures/thrown';
@@ -24,10 +24,10 @@ const nodeWith = (parameters: INodeParameters): INode => ({
 	position: [0, 0],
 	parameters,
 });
-/** What refuseEmptyAccountExpressions throws for item 1's Options, or undefined when it lets the item through. */
+/** What refuseEmptyAccessToken throws for item 1's Options, or undefined when it lets the item through. */
 function refused(node: INode, resolved: IDataObject): unknown {
 	try {
-		refuseEmptyAccountExpressions(node, 1, 'options', resolved);
+		refuseEmptyAccessToken(node, 1, resolved);
 		return undefined;
 	} catch (error) {
 		return error;

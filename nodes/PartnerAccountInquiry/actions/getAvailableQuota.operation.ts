@@ -9,7 +9,7 @@ import {
 	includeProofOption,
 	optionsCollection,
 	quotaFields,
-	refuseEmptyAccountExpressions,
+	refuseEmptyAccessToken,
 	readWhose,
 	timeoutOption,
 } from '../shared/properties';
@@ -36,7 +36,7 @@ export async function execute(
 	const [connectedAccountId, id] = [CONNECTED_ACCOUNT_ID, ACCUMULATION_ID].map((rule) =>
 		readWhose(node, itemIndex, rule, read),
 	);
-	refuseEmptyAccountExpressions(node, itemIndex, 'options', options);
+	refuseEmptyAccessToken(node, itemIndex, options);
 	const request = buildQuotaRequest((name, fallback) =>
 		name === ACCUMULATION_ID.name ? id : this.getNodeParameter(name, itemIndex, fallback),
 	);

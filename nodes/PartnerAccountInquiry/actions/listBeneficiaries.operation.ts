@@ -14,7 +14,7 @@ import {
 	numberProperty,
 	optionsCollection,
 	readBoolean,
-	refuseEmptyAccountExpressions,
+	refuseEmptyAccessToken,
 	readWhose,
 	timeoutOption,
 } from '../shared/properties';
@@ -71,7 +71,7 @@ export async function execute(
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	// A Customer ID or Access Token expression that gave nothing is refused, not answered for your own account.
 	const customerId = readWhose(node, itemIndex, CUSTOMER_ID, (name) => this.getNodeParameter(name, itemIndex, ''));
-	refuseEmptyAccountExpressions(node, itemIndex, 'options', options);
+	refuseEmptyAccessToken(node, itemIndex, options);
 	const limit = returnAll
 		? undefined
 		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');

@@ -6,7 +6,6 @@ import type { IDataObject, IDisplayOptions, INode, INodeProperties } from 'n8n-w
 
 import {
 	ACCESS_TOKEN,
-	ACCOUNT_CHOOSING_FIELDS,
 	BENEFICIARY_FILTERS,
 	CONNECTED_ACCOUNT_ID,
 	CUSTOMER_ID,
@@ -49,7 +48,7 @@ export const accessTokenOption = fieldProperty(ACCESS_TOKEN);
 
 /**
  * Whose account is asked, the first thing each operation and the trigger show: empty is your own
- * account, so an expression that gives nothing is refused (refuseEmptyAccountExpressions).
+ * account, so an expression that gives nothing is refused (readWhose).
  */
 export const customerIdProperty = fieldProperty(CUSTOMER_ID);
 export const connectedAccountIdProperty = fieldProperty(CONNECTED_ACCOUNT_ID);
@@ -241,13 +240,8 @@ export function readWhose(node: INode, itemIndex: number, rule: FieldRule, read:
 	return value;
 }
 
-/** refuseEmptyExpression for each field of the `collection` (Options) whose empty value reads the partner's own account. */
-export function refuseEmptyAccountExpressions(
-	node: INode,
-	itemIndex: number,
-	collection: string,
-	values: IDataObject,
-): void {
-	for (const rule of ACCOUNT_CHOOSING_FIELDS)
-		refuseEmptyExpression(node, itemIndex, [collection, rule.name], rule, values[rule.name], values);
+/** The Options' Access Token, refused as refuseEmptyExpression says: without it, your own account is answered. */
+export function refuseEmptyAccessToken(node: INode, itemIndex: number, options: IDataObject): void {
+	const { name } = ACCESS_TOKEN;
+	refuseEmptyExpression(node, itemIndex, ['options', name], ACCESS_TOKEN, options[name], options);
 }

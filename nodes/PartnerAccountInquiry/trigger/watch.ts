@@ -5,7 +5,7 @@ import { ValidationError } from '../shared/core/errors';
 import { maskBankDetails } from '../shared/core/masking';
 import { listBeneficiaries, listedFor, listingQuestion, OWNER_FIELD } from '../shared/endpoints/beneficiaries';
 import { CUSTOMER_ID } from '../shared/core/api/fields';
-import { readBoolean, readWhose, refuseEmptyAccountExpressions } from '../shared/properties';
+import { readBoolean, readWhose, refuseEmptyAccessToken } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
 import { baseline, comparedWith, readBeneficiaryState } from './beneficiaryDiff';
 import { checkSet, enteredEntries, SET_PARAMETERS } from './enteredSet';
@@ -37,7 +37,7 @@ export function watchOf(fn: IPollFunctions, session: ApiSession): Watch {
 	const many = fn.getNodeParameter('watch', 'one') === 'many';
 	const options = fn.getNodeParameter('options', {}) as IDataObject;
 	// An expression that gave nothing would watch your own account instead: refused, as in the action node.
-	refuseEmptyAccountExpressions(fn.getNode(), 0, 'options', options);
+	refuseEmptyAccessToken(fn.getNode(), 0, options);
 	const wanted = new Set<string>(events);
 	const { name } = triggerMaskOption;
 	const mask = readBoolean(triggerMaskOption, { [name]: fn.getNodeParameter(name, triggerMaskOption.default) });

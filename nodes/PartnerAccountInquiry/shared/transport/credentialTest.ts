@@ -28,7 +28,7 @@ import { privateKeyFrom, publicKeyFrom, refuseOwnPublicKey } from '../core/signi
 import { signingUri } from '../core/signing/stringToSign';
 import { signRequestOptions } from './authenticate';
 import { readCredentials } from './credentialSettings';
-import { networkError, rawBody } from './wire';
+import { networkError, rawBody, stoppedError } from './wire';
 
 /** The smallest question the API answers: one beneficiary of the caller's own account. */
 const TEST_BODY = { pageSize: 1, pageNumber: 1 };
@@ -69,9 +69,10 @@ async function testWholeCredential(fn: ICredentialTestFunctions, data: ICredenti
 		// lints with allowInlineConfig: false), so the call goes through the context passed in.
 		// The helper's timeout is idle time only: an answer dripped byte by byte would hold Test for
 		// ever, so the whole answer has the deadline a run's attempt has (wire.ts).
-		const deadline = AbortSignal.timeout(NUMBER_OPTIONS.timeout.default);
+		const timeout = NUMBER_OPTIONS.timeout.default;
+		const deadline = AbortSignal.timeout(timeout);
 		const expired = new Promise<never>((_, reject) =>
-			deadline.addEventListener('abort', () => reject(timedOut()), { once: true }),
+			deadline.addEventListener('abort', () => reject(stoppedError(deadline, timeout)), { once: true }),
 		);
 		const sent = fn.helpers.request({
 			method: signed.method,
@@ -83,7 +84,7 @@ async function testWholeCredential(fn: ICredentialTestFunctions, data: ICredenti
 			resolveWithFullResponse: true,
 			simple: false,
 			followRedirect: false,
-			timeout: NUMBER_OPTIONS.timeout.default,
+			timeout,
 		});
 		response = await Promise.race([sent, expired]);
 	} catch (error) {
@@ -104,12 +105,6 @@ async function testWholeCredential(fn: ICredentialTestFunctions, data: ICredenti
 		},
 	);
 }
-
-const timedOut = () =>
-	new TransientError(
-		`No whole answer from the gateway within ${NUMBER_OPTIONS.timeout.default / 1000} s: the request timed out`,
-		'ETIMEDOUT',
-	);
 
 /** What failed and what to do, in one message: the package's own texts, which name the field to fix. */
 function explain(error: unknown): string {

@@ -67,7 +67,8 @@ function isStream(body: unknown): body is BodyStream {
 	return !!body && typeof (body as BodyStream).on === 'function' && typeof (body as BodyStream).destroy === 'function';
 }
 
-function stoppedError(deadline: AbortSignal, timeout: number): Error {
+/** Why a request stopped: its deadline (a timeout, retried as transient) or a cancel. */
+export function stoppedError(deadline: AbortSignal, timeout: number): Error {
 	return deadline.aborted
 		? new TransientError(`No answer from the gateway: the request timed out (${timeout} ms)`, 'ETIMEDOUT')
 		: new TransientError('The request was cancelled', 'ERR_CANCELED');

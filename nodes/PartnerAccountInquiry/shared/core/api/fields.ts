@@ -396,14 +396,6 @@ export function maskedValues(request: Readonly<Record<string, unknown>>): string
 		.map(([, value]) => value as string);
 }
 
-/** The rows whose empty value reads the partner's own account (emptyMeans). */
-export const ACCOUNT_CHOOSING_FIELDS: readonly FieldRule[] = [
-	...BENEFICIARY_LIST_FIELDS,
-	CONNECTED_ACCOUNT_ID,
-	CLIENT_ID,
-	KEY_VERSION,
-].filter((rule) => rule.emptyMeans !== undefined);
-
 /** Names of every field whose value is never shown. */
 export const SECRET_FIELDS: ReadonlySet<string> = new Set(
 	[...BENEFICIARY_LIST_FIELDS].filter((rule) => rule.secret).map((rule) => rule.name),

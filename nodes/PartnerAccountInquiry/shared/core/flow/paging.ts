@@ -8,16 +8,18 @@
  * Whole at one moment. Pages are addressed by number and the API has no snapshot, so a
  * beneficiary unbound on an early page while a later one is bound shifts the pages in between
  * without changing any count: a single read would return one gone beneficiary and miss one that
- * stayed. No check within one read can see that, so a listing of more than one page is read again and returned only when two reads in a row agree page for page; a single page
- * is one answer, one moment, and is read once. A caller that already holds the list as it was
- * (the trigger, its saved state) may accept a first read equal to it without a second (`settled`):
- * such a read changes nothing for it, so it cannot make it report a change that did not happen. A read that does not add up (counts, page numbers,
- * a page served twice) is read again once. A listing that keeps changing fails after MAX_READS.
+ * stayed. No check within one read can see that, so a listing of more than one page is read
+ * again and returned only when two reads in a row agree page for page; a single page is one
+ * answer, one moment, and is read once. A caller that already holds the list as it was (the
+ * trigger, its saved state) may accept a first read equal to it without a second (`settled`): such
+ * a read changes nothing for it, so it cannot make it report a change that did not happen. A read
+ * that does not add up (counts, page numbers, a page served twice) is read again once. A listing
+ * that keeps changing fails after MAX_READS.
  *
  * An entry repeated on another page of the same read (identical in every field: the listing's
  * exactly-once key) is either the mark of pages that shifted while they were read or a repeat in
  * the data; one read cannot tell, so such a read is returned only when the next read agrees with
- * it page for page, confirmed or not. An entry repeated within one page is one answer's data.
+ * it page for page. An entry repeated within one page is one answer's data.
  *
  * Two reads agree when each page holds the same entries, in whatever order within the page (a
  * gateway may list entries that sort alike in another order at each request). With a limit, what
@@ -41,7 +43,7 @@ export interface Page<T> {
 
 /** Reads of one listing at most (a read that does not add up is read again once, MAX_UNFIT_READS). */
 export const MAX_READS = 4;
-/** Reads that do not add up (counts, page numbers, a beneficiary twice) before the listing fails, confirmed or not. */
+/** Reads that do not add up (counts, page numbers, a beneficiary twice) before the listing fails. */
 const MAX_UNFIT_READS = 2;
 
 export interface ReadListingOptions<T> {
