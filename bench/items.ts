@@ -64,6 +64,9 @@ async function listingItems(url: string): Promise<ItemsRun> {
 			operation: 'listBeneficiaries',
 			returnAll: true,
 			customerId: '={{ $json.customerId }}',
+			// The whole answer: the request path is measured, not the shaping of items.
+			simplify: false,
+			options: { maskBankDetails: false },
 		},
 		credentials: sandboxCredentials(url),
 		items,

@@ -49,7 +49,9 @@ async function listAll(url: string, setup: ListingSetup): Promise<ListingRun> {
 			operation: 'listBeneficiaries',
 			returnAll: true,
 			customerId: 'CUST_BENCH',
-			options: setup.includeProof ? { includeProof: true } : {},
+			// The whole answer: the request path is measured, not the shaping of items.
+			simplify: false,
+			options: setup.includeProof ? { includeProof: true } : { maskBankDetails: false },
 		},
 		credentials: sandboxCredentials(url),
 	});

@@ -2,9 +2,9 @@
 /**
  * `npm run bench`: figures measured side by side in one run, each against its goal (not a timed
  * test; docs/benchmark.md). The parts, each in its own file: per-request CPU (cpu.ts), Return All
- * over 200 pages (listing.ts), many input items and a rate-limited gateway (items.ts), Watch Many
+ * over 200 pages (listing.ts), many input items and a rate-limited gateway (items.ts), a list of many
  * polls (sets.ts). `-- --cpu-only` runs the CPU part alone (a few seconds), `-- --sets-only` the
- * Watch Many part, `-- --rate-limited-only` the rate-limited quota run.
+ * many-entries part, `-- --rate-limited-only` the rate-limited quota run.
  */
 import { cpus, totalmem } from 'node:os';
 

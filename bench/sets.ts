@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- dev-only benchmark */
 /**
- * The trigger watching many entries (Watch Many): one poll of 500 quota subjects against the same
+ * The trigger watching many entries (a list of many): one poll of 500 quota subjects against the same
  * 500 subjects as single-subject triggers polled one after another and the ideal bound
  * L * ceil(N / c); one poll of 50 customers of 5 pages (the baseline, every list confirmed by a
  * second read, and a quiet poll, one read) against their ideal bounds; each poll's memory. And a set
@@ -63,11 +63,11 @@ const SET_RUNS = 3;
 const SET_SUBJECTS = 500;
 const SET_CUSTOMERS = 50;
 
-/** Watch Many, one poll of each kind, against the simulator at LATENCY_MS. */
+/** A list of many, one poll of each kind, against the simulator at LATENCY_MS. */
 export async function watchedSets(): Promise<Goals> {
 	const { url, child } = await startSimulatorProcess(LATENCY_MS);
 	const credentials = sandboxCredentials(url);
-	const subjectsText = Array.from({ length: SET_SUBJECTS }, (_, i) => `USER_ID, U-B${i}, USD`).join('\n');
+	const quotasText = Array.from({ length: SET_SUBJECTS }, (_, i) => `own, USER_ID, U-B${i}, USD`).join('\n');
 	const poller = (parameters: Record<string, unknown>, staticData: Record<string, unknown>) =>
 		activateTrigger({
 			parameters: parameters as never,
@@ -96,22 +96,22 @@ export async function watchedSets(): Promise<Goals> {
 	};
 	const runs: Record<string, PollRun> = {};
 	try {
-		const quotaSet = {
-			triggerOn: 'quota',
-			events: ['quotaChanged'],
-			watch: 'many',
-			subjectsEntry: 'text',
-			subjectsText,
-		};
+		const quotaSet = { events: ['quotaChanged'], options: { quotasText } };
 		[runs.quotaBaseline, runs.quotaQuiet] = await baselineAndQuiet(quotaSet);
 		// The same subjects as 500 single-subject triggers, polled one after another.
 		const singles = Array.from({ length: SET_SUBJECTS }, (_, i) => ({
 			parameters: {
-				triggerOn: 'quota',
 				events: ['quotaChanged'],
-				quotaAccumulationMethod: 'USER_ID',
-				quotaAccumulationId: `U-B${i}`,
-				currency: 'USD',
+				quotas: {
+					quota: [
+						{
+							connectedAccountId: 'own',
+							quotaAccumulationMethod: 'USER_ID',
+							quotaAccumulationId: `U-B${i}`,
+							currency: 'USD',
+						},
+					],
+				},
 			},
 			state: {},
 		}));
@@ -121,11 +121,8 @@ export async function watchedSets(): Promise<Goals> {
 			return n;
 		});
 		const customerSet = {
-			triggerOn: 'beneficiaries',
 			events: ['beneficiaryChanged'],
-			watch: 'many',
-			customersEntry: 'text',
-			customersText: Array.from({ length: SET_CUSTOMERS }, (_, n) => `CUST_FIVE_${n}`).join('\n'),
+			customerIds: Array.from({ length: SET_CUSTOMERS }, (_, n) => `CUST_FIVE_${n}`).join('\n'),
 		};
 		[runs.customersBaseline, runs.customersQuiet] = await baselineAndQuiet(customerSet);
 	} finally {
@@ -138,7 +135,7 @@ export async function watchedSets(): Promise<Goals> {
 		out(
 			`| ${name} | ${run.ms.toFixed(0)} ms | ${run.requests} | ${bound === undefined ? '' : `${bound} ms`} | ${run.cpuMs.toFixed(0)} ms | ${run.heapMb.toFixed(1)} MiB |`,
 		);
-	out(`## Watch Many: one trigger poll over many entries (${LATENCY_MS} ms gateway latency, ${c} requests at once)`);
+	out(`## Many entries: one trigger poll over a list (${LATENCY_MS} ms gateway latency, ${c} requests at once)`);
 	out();
 	out(`Best of ${SET_RUNS} runs each (a baseline from no state each time), but the 500 single triggers: one run.`);
 	out();
@@ -197,11 +194,8 @@ const BUDGET_BEYOND_MS = 1500;
 export async function setBeyondOnePoll(): Promise<Goals> {
 	const { url, child } = await startSimulatorProcess(LATENCY_MS);
 	const parameters = {
-		triggerOn: 'beneficiaries',
 		events: ['beneficiaryChanged'],
-		watch: 'many',
-		customersEntry: 'text',
-		customersText: Array.from({ length: CUSTOMERS_BEYOND }, (_, n) => `CUST_FIVE_${n}`).join('\n'),
+		customerIds: Array.from({ length: CUSTOMERS_BEYOND }, (_, n) => `CUST_FIVE_${n}`).join('\n'),
 	};
 	const staticData: {
 		state?: { entries?: Record<string, { state?: unknown }>; pace?: { roundTripMs: number } };
@@ -233,7 +227,7 @@ export async function setBeyondOnePoll(): Promise<Goals> {
 	const formula = Math.ceil(CUSTOMERS_BEYOND / n) + 1;
 	const longest = Math.max(...perPoll.map((p) => p.ms));
 	out(
-		`## Watch Many beyond one poll: ${CUSTOMERS_BEYOND} customers of 5 pages, ${BUDGET_BEYOND_MS} ms poll budget, ${LATENCY_MS} ms latency (${roundTripMs.toFixed(0)} ms a request, measured)`,
+		`## Many entries beyond one poll: ${CUSTOMERS_BEYOND} customers of 5 pages, ${BUDGET_BEYOND_MS} ms poll budget, ${LATENCY_MS} ms latency (${roundTripMs.toFixed(0)} ms a request, measured)`,
 	);
 	out();
 	out(`| poll | wall time | baselines taken |`);

@@ -6,7 +6,12 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CLIENT_ID, KEY_VERSION, NUMBER_OPTIONS } from '../nodes/PartnerAccountInquiry/shared/core/api/fields';
+import {
+	ACCESS_TOKEN,
+	CLIENT_ID,
+	KEY_VERSION,
+	NUMBER_OPTIONS,
+} from '../nodes/PartnerAccountInquiry/shared/core/api/fields';
 import { GATEWAYS } from '../nodes/PartnerAccountInquiry/shared/core/api/gateway';
 import { fieldProperty } from '../nodes/PartnerAccountInquiry/shared/properties';
 import { signRequestOptions } from '../nodes/PartnerAccountInquiry/shared/transport/authenticate';
@@ -92,6 +97,9 @@ export class PartnerAccountInquiryApi implements ICredentialType {
 			description:
 				"Seconds an answer's signed time may differ from this host's clock before it is refused as a possible replay. Raise it only for a known clock difference.",
 		},
+		// A secret: n8n encrypts a credential, never a node parameter. One customer's token, so a
+		// credential that holds one is that customer's (api/whoseAccount.ts refuses `own` with it).
+		fieldProperty(ACCESS_TOKEN),
 	];
 
 	authenticate = async (

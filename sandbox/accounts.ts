@@ -53,12 +53,12 @@ export class Accounts {
 	/**
 	 * The quota record for a method and key, as data.ts has it or as a test moved it. A key
 	 * "<connected account>/<key>" is a managed customer's own quota (Connected-AccountId): as moved
-	 * for that account, else the shared one.
+	 * for that account or as data.ts gives that account, else the shared one.
 	 */
 	quota(method: string, key: string): ReturnType<typeof quotaRecord> {
 		const slash = key.indexOf('/');
-		const shared = () => (slash >= 0 ? this.quota(method, key.slice(slash + 1)) : quotaRecord(method, key));
-		return this.quotaOverrides.get(`${method}:${key}`) ?? shared();
+		const shared = () => (slash >= 0 ? this.quota(method, key.slice(slash + 1)) : undefined);
+		return this.quotaOverrides.get(`${method}:${key}`) ?? quotaRecord(method, key) ?? shared();
 	}
 
 	/**

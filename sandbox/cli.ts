@@ -25,18 +25,24 @@ export interface CliIo {
 export type CliOutcome = { exitCode: number } | { simulator: Simulator };
 
 /** The quota subjects the simulator knows, read from its table (so this list never disagrees with it). */
-function quotaLines(): string[] {
-	return Object.entries(QUOTAS).map(([method, records]) => {
-		const listed = Object.entries(records).map(([key, record]) => {
-			const [id, tradeType] = key.split(':');
-			const answer =
-				'code' in record
-					? `${record.code}${record.status === 'U' ? ', status U' : ''}`
-					: `${record.currency} ${minorToMajor(record.value, record.currency)?.toLocaleString('en-US')}`;
-			return `${id}${tradeType ? ` ${tradeType}` : ''} (${answer})`;
-		});
-		if (method === 'USER_ID') listed.push('U-B0 to U-B9999 (U-Bn: USD n.01)');
-		return `  ${method}: ${listed.join(', ')}`;
+/** One quota subject as the simulator prints it: its ID (and trade type) and what it answers. */
+function quotaText(key: string, record: (typeof QUOTAS)[string][string]): string {
+	const [id, tradeType] = key.split(':');
+	const answer =
+		'code' in record
+			? `${record.code}${record.status === 'U' ? ', status U' : ''}`
+			: `${record.currency} ${minorToMajor(record.value, record.currency)?.toLocaleString('en-US')}`;
+	return `${id}${tradeType ? ` ${tradeType}` : ''} (${answer})`;
+}
+
+/** Your own account's quota subjects, a line per method; `managed`: the customers' own ("ACC_0002/U-2001"). */
+function quotaLines(managed = false): string[] {
+	return Object.entries(QUOTAS).flatMap(([method, records]) => {
+		const listed = Object.entries(records)
+			.filter(([key]) => key.includes('/') === managed)
+			.map(([key, record]) => quotaText(managed ? key.replace('/', ' ') : key, record));
+		if (method === 'USER_ID' && !managed) listed.push('U-B0 to U-B9999 (U-Bn: USD n.01)');
+		return listed.length > 0 ? [`  ${method}: ${listed.join(', ')}`] : [];
 	});
 }
 
@@ -87,7 +93,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
 	if (command.rateLimitEvery > 0) sim.addFault({ fault: 'rateLimit', every: command.rateLimitEvery });
 	out(`Partner account inquiry gateway simulator listening on ${sim.url}`);
 	out();
-	out('Create a "Partner Account Inquiry API" credential in n8n, named "Partner Account Inquiry API account", with:');
+	out('Create a "Partner Account Inquiry API" credential in n8n, named "Partner Account Inquiry account" (the name n8n proposes), with:');
 	out(`  Gateway:            Custom (Sandbox or Proxy)`);
 	out(`  Base URL:           ${sim.url}`);
 	out(`  Client ID:          ${SANDBOX_CLIENT_ID}`);
@@ -98,16 +104,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliOut
 	out(readSandboxKey('gateway-public.pem').trim());
 	out(`Or as a file for n8n import:credentials: npm run sandbox -- --write-credential cred.json --port ${sim.port}`);
 	out();
-	out('Customer IDs to try (Customer ID): CUST_LARGE (320), CUST_SMALL (5, non-ASCII names),');
-	out('CUST_EMPTY, CUST_BENCH (10,000), or none for your own 12. CUST_UNKNOWN, CUST_RATE_LIMITED,');
+	out('Customer IDs to try (Customer ID): own for your own 12, CUST_LARGE (320), CUST_SMALL (5, non-ASCII names),');
+	out('CUST_EMPTY, CUST_BENCH (10,000). CUST_UNKNOWN, CUST_RATE_LIMITED,');
 	out('CUST_PROCESS_FAIL and CUST_SYSTEM_ERROR answer with those codes; any other ID: USER_NOT_EXIST.');
 	out('CUST_FIVE: 250 beneficiaries (5 pages of 50). CUST_NO_REF: 3 bound without a Reference Beneficiary ID.');
-	out('Quota subjects (Accumulation Method: ID, its available quota or the code it answers);');
-	out('any other ID: ACCOUNT_NOT_EXIST.');
+	out('Quota subjects of your own account (Connected Account ID own; Accumulation Method: ID, its available');
+	out('quota or the code it answers); any other ID: ACCOUNT_NOT_EXIST.');
 	for (const line of quotaLines()) out(line);
 	out();
-	out('Connected Account ID: any ID (e.g. ACC_0002) reads the quotas above until set-quota gives that account its');
-	out('own ({"connectedAccountId":"ACC_0002",...}); ACC_MISSING answers ACCOUNT_NOT_EXIST.');
+	out("Managed customers' own quotas (Connected Account ID, then the subject):");
+	for (const line of quotaLines(true)) out(line);
+	out('Any other Connected Account ID (e.g. ACC_0009) reads your own quotas above until set-quota gives it its');
+	out('own ({"connectedAccountId":"ACC_0009",...}); ACC_MISSING answers ACCOUNT_NOT_EXIST.');
 	out('Every trigger event and failure, one call each (payees, quotas, faults): docs/simulator.md');
 	out('Press Ctrl+C to stop.');
 	return { simulator: sim };

@@ -32,7 +32,7 @@ export interface CredentialFileEntry {
  * digits), so that importing the file again replaces it; the name is the one the examples
  * reference, so that `n8n import:workflow --input=examples/<file>.json` links them to it.
  */
-export const SIMULATOR_CREDENTIAL = { id: 'PaiSimulatorCred', name: 'Partner Account Inquiry API account' } as const;
+export const SIMULATOR_CREDENTIAL = { id: 'PaiSimulatorCred', name: 'Partner Account Inquiry account' } as const;
 
 /** The address n8n reaches the simulator at on `port` (plain http:// is accepted only on loopback). */
 export const simulatorBaseUrl = (port: number): string => `http://127.0.0.1:${port}`;

@@ -211,6 +211,9 @@ export const QUOTAS: Record<
 		'U-1002': { value: '0', currency: 'USD' },
 		'U-CONTRACT': { code: 'CONTRACT_CHECK_FAIL', status: 'F', message: 'Contract check failed: contract expired' },
 		'U-UNKNOWN': { code: 'UNKNOWN_EXCEPTION', status: 'U', message: 'An unknown exception occurred' },
+		// Two managed customers' own service users (Connected-AccountId ACC_0002, ACC_0003): the examples' customers.
+		'ACC_0002/U-2001': { value: '500000', currency: 'USD' },
+		'ACC_0003/U-3001': { value: '8000000', currency: 'USD' },
 	},
 	RECEIVING_ACCOUNT: {
 		'RA-2001': { value: '98765432', currency: 'USD' },
@@ -226,7 +229,10 @@ export const QUOTAS: Record<
 	},
 };
 
-/** The quota of a method's subject (for BENEFICIARY the key is "<id>:<tradeType>"), or undefined. */
+/**
+ * The quota of a method's subject (for BENEFICIARY the key is "<id>:<tradeType>"; a managed
+ * customer's own subject "<connected account>/<key>"), or undefined.
+ */
 export function quotaRecord(method: string, key: string): (typeof QUOTAS)[string][string] | undefined {
 	const fixed = QUOTAS[method]?.[key];
 	if (fixed) return fixed;

@@ -64,7 +64,7 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** The node's On Error setting; `continueOnFail` is 'continueRegularOutput'. */
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
-	/** The node's version in the workflow (1 when omitted, as workflows saved before 1.1 have). */
+	/** The node's version in the workflow (the node's own when omitted). */
 	typeVersion?: number;
 	nodeType?: INodeType;
 	credentialType?: ICredentialType;

@@ -22,7 +22,7 @@ export interface FaultRule {
 	every?: number;
 	/** For fault 'answer': the result to answer with (any section 7 code). */
 	answer?: { status: 'S' | 'F' | 'U'; code: string; message: string };
-	/** For fault 'answer': send it without a signature header. */
+	/** For faults 'answer', 'oneGiB' and 'dripForever': send it without a signature header. */
 	unsigned?: boolean;
 	/** For fault 'answer': the HTTP status to send it with (200 when omitted). */
 	httpStatus?: number;

@@ -55,6 +55,12 @@ export const FAULTS = {
 		doc: 'The answer of the last identical request (URL and body), served again byte for byte: a replay within the freshness window, with a genuine signature and a fresh enough time. The first such request is answered as usual.',
 		onTheWay: ({ req, raw, answered }) => ({ replayed: answered.get(`${req.url}\n${raw.toString('utf8')}`) }),
 	},
+	replayAny: {
+		doc: 'The last answer to the same URL, whatever the body asked, served again byte for byte: a proxy that replays a recorded answer to another question (it verifies: the signature binds the path, client and time, not the question). The first request to a URL is answered as usual.',
+		onTheWay: ({ req, answered }) => ({
+			replayed: [...answered].reverse().find(([key]) => key.startsWith(`${req.url}\n`))?.[1],
+		}),
+	},
 
 	// Answers instead of the endpoint's own, signed.
 	rateLimit: {
@@ -246,6 +252,37 @@ export const FAULTS = {
 			};
 			res.on('drain', pump);
 			pump();
+		},
+	},
+	oneGiB: {
+		doc: 'An answer of exactly 1 GiB (Content-Length announced), its headers signed-looking (with `unsigned`, no Signature header), written as fast as the client reads.',
+		signing: { unsigned: (rule) => rule.unsigned === true },
+		transport: ({ res, prepared }) => {
+			const total = 1024 * 1024 * 1024;
+			res.writeHead(200, { ...prepared.headers, 'content-length': String(total) });
+			const chunk = Buffer.alloc(64 * 1024, 0x20);
+			let written = 0;
+			const pump = () => {
+				while (!res.destroyed && written < total) {
+					written += chunk.length;
+					if (!res.write(chunk)) return;
+				}
+				if (!res.destroyed && !res.writableEnded) res.end();
+			};
+			res.on('drain', pump);
+			pump();
+		},
+	},
+	dripForever: {
+		doc: 'The headers at once (signed-looking; with `unsigned`, no Signature header), then a space every 200 ms for ever: an idle timeout never fires and the body never ends.',
+		signing: { unsigned: (rule) => rule.unsigned === true },
+		transport: ({ res, prepared }) => {
+			res.writeHead(200, prepared.headers);
+			const timer = setInterval(() => {
+				if (res.destroyed) clearInterval(timer);
+				else res.write(' ');
+			}, 200);
+			res.on('close', () => clearInterval(timer));
 		},
 	},
 	gzipBomb: {

@@ -68,25 +68,26 @@ async function main(): Promise<void> {
 	try {
 		const all = await run(
 			sim,
-			'Every beneficiary of CUST_LARGE (Return All, 7 pages, read twice to confirm the list is whole)',
+			'Every beneficiary of CUST_LARGE (Return All, 7 pages, read twice to confirm the list is whole; Simplify off)',
 			{
 				operation: 'listBeneficiaries',
 				returnAll: true,
 				customerId: 'CUST_LARGE',
+				simplify: false,
 			},
 		);
 		const tokens = new Set(all.map((b) => b.beneficiaryToken));
 		out(`  distinct beneficiaries: ${tokens.size} (duplicates: ${all.length - tokens.size})`);
 		if (all.length !== 320 || tokens.size !== 320) failures++;
-		table(all, ['referenceBeneficiaryId', 'beneficiaryNick', 'currency', 'assetType', 'relationType']);
+		table(all, ['whoseAccount', 'referenceBeneficiaryId', 'beneficiaryNick', 'currency', 'assetType', 'relationType']);
 
-		const usdBank = await run(sim, 'Filtered: USD bank accounts of CUST_LARGE', {
+		const usdBank = await run(sim, 'Filtered: USD bank accounts of CUST_LARGE (simplified, bank details masked)', {
 			operation: 'listBeneficiaries',
 			returnAll: true,
 			filters: { currencyList: ['USD'], assetType: 'BANK_ACCOUNT' },
 			customerId: 'CUST_LARGE',
 		});
-		table(usdBank, ['referenceBeneficiaryId', 'accountName', 'currency', 'bankAccountNo', 'bankAccountIBAN'], 4);
+		table(usdBank, ['whoseAccount', 'referenceBeneficiaryId', 'accountName', 'currency', 'bankAccountNo', 'bankAccountIBAN'], 4);
 
 		const named = await run(sim, 'Filtered: account name contains "深圳" (CUST_SMALL)', {
 			operation: 'listBeneficiaries',
@@ -111,6 +112,10 @@ async function main(): Promise<void> {
 				'Quota by receiving account RA-JPY (JPY, no minor unit)',
 				{ quotaAccumulationMethod: 'RECEIVING_ACCOUNT', quotaAccumulationId: 'RA-JPY', currency: 'JPY' },
 			],
+			[
+				"A managed customer's quota: user U-2001 of connected account ACC_0002 (USD)",
+				{ connectedAccountId: 'ACC_0002', quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-2001', currency: 'USD' },
+			],
 		] as const) {
 			quotas.push(...(await run(sim, title, { operation: 'getAvailableQuota', ...parameters })));
 		}
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
 				currency: (q.availableQuota as IDataObject)?.currency,
 				value: (q.availableQuota as IDataObject)?.value,
 			})),
-			['quotaAccumulationMethod', 'quotaAccumulationId', 'tradeType', 'currency', 'value', 'availableQuotaAmount'],
+			['whoseAccount', 'quotaAccumulationMethod', 'quotaAccumulationId', 'tradeType', 'currency', 'value', 'availableQuotaAmount'],
 		);
 	} finally {
 		await sim.close();

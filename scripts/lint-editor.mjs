@@ -24,6 +24,8 @@
  * every displayOptions branch and every collection and fixedCollection level.
  *
  * `--keep` leaves the generated package in place (its path is printed), to read what was linted.
+ * `--count` prints the controls each screen of each node shows (count-controls.mjs); a trigger
+ * screen of more than 5 is an error.
  *
  * Exits 1 on any error (n8n's error-level rules and ours); n8n's warn-level rules are printed and,
  * as in `n8n-node lint`, do not fail the run.
@@ -32,6 +34,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+
+import { countControls, printTable, TRIGGER_MOST_SHOWN } from './count-controls.mjs';
 
 const started = process.hrtime.bigint();
 const root = path.resolve(import.meta.dirname, '..');
@@ -403,6 +407,22 @@ try {
 			}
 		}
 	}
+
+	// The trigger's first screen, counted with n8n's display rules (count-controls.mjs).
+	for (const n of nodes) {
+		const { description } = n.instance;
+		if (!description.polling) continue;
+		for (const row of countControls(description).filter((r) => r.shown > TRIGGER_MOST_SHOWN))
+			findings.push({
+				group: `${description.displayName} (${n.source})`,
+				where: row.case,
+				text: `shows ${row.shown} controls (${row.controls.join(', ')}), at most ${TRIGGER_MOST_SHOWN} as n8n's Gmail Trigger`,
+				rule: 'own/trigger-at-most-5-shown',
+				severity: 2,
+				order: Number.MAX_SAFE_INTEGER,
+			});
+	}
+	if (process.argv.includes('--count')) for (const n of nodes) printTable([n.instance.description]);
 
 	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 	const groups = [...new Set(files.map((f) => f.group))];

@@ -68,15 +68,18 @@ const targets = (file: string, name: string) =>
 		.flatMap((output) => output ?? [])
 		.map((t) => t.node)
 		.sort();
-/** Whether an example lists beneficiaries with whole bank details (the action node, Mask Bank Details off). */
+/**
+ * Whether an example lists beneficiaries with whole bank details: the action node with Mask Bank
+ * Details off (it is on unless set off, or unless Include Proof is on), or a trigger with it off.
+ */
 const listsWholeBankDetails = (file: string) =>
-	nodesOf(file).some(
-		(n) =>
-			n.type.startsWith(`${PACKAGE}.partnerAccountInquiry`) &&
-			!n.type.endsWith('Trigger') &&
-			n.parameters.operation === 'listBeneficiaries' &&
-			n.parameters.maskBankDetails !== true,
-	);
+	nodesOf(file).some((n) => {
+		if (!n.type.startsWith(`${PACKAGE}.partnerAccountInquiry`)) return false;
+		const options = (n.parameters.options ?? {}) as Record<string, unknown>;
+		const lists = n.type.endsWith('Trigger') || n.parameters.operation === 'listBeneficiaries';
+		const masked = options.maskBankDetails ?? !options.includeProof;
+		return lists && masked !== true;
+	});
 
 /** The description of a package node type as n8n loads it (the tool variant: the action node's, plus its tool fields). */
 function descriptionOf(type: string): INodeTypeDescription | undefined {
@@ -194,22 +197,28 @@ describe('examples/*.json', () => {
 		});
 
 		it.each(whole)(
-			'%s keeps no successful run in n8n (saveDataSuccessExecution "none", saveManualExecutions false)',
+			'%s keeps no run in n8n, successful or failed (saveDataSuccessExecution and saveDataErrorExecution "none", saveManualExecutions false)',
 			(file) => {
 				expect(parsed(file).settings).toEqual(
-					expect.objectContaining({ saveDataSuccessExecution: 'none', saveManualExecutions: false }),
+					expect.objectContaining({
+						saveDataSuccessExecution: 'none',
+						saveDataErrorExecution: 'none',
+						saveManualExecutions: false,
+					}),
 				);
 			},
 		);
 	});
 
 	it.each(FILES)(
-		'%s writes files only into .n8n-files/ of the folder n8n runs in (~/.n8n-files: where n8n 2.x lets a node write by default)',
+		"%s writes files only into /home/node/.n8n-files/ (~/.n8n-files of n8n's Docker image: where n8n 2.x lets a node write by default), each run a file of its own",
 		(file) => {
 			const written = nodesOf(file)
 				.filter((n) => n.type === 'n8n-nodes-base.readWriteFile' && n.parameters.operation === 'write')
 				.map((n) => String(n.parameters.fileName).replace(/^=/, ''));
-			expect(written.filter((path) => !path.startsWith('.n8n-files/') || path.includes('..'))).toEqual([]);
+			expect(written.filter((path) => !path.startsWith('/home/node/.n8n-files/') || path.includes('..'))).toEqual([]);
+			// A second run the same day writes another file: the time to the second and the execution's ID.
+			expect(written.filter((path) => !path.includes('HHmmss') || !path.includes('$execution.id'))).toEqual([]);
 		},
 	);
 

@@ -23,13 +23,13 @@ async function admin(action: string, body: unknown): Promise<{ status: number; j
 
 const EUR_SUBJECT = { quotaAccumulationMethod: 'VIRTUAL_ACCOUNT', quotaAccumulationId: 'VA-3001', currency: 'EUR' };
 
-/** The trigger (version 3) activated against the simulator: its first poll records the baseline. */
+/** The trigger (version 1) activated against the simulator: its first poll records the baseline. */
 async function activated(parameters: INodeParameters) {
 	const poller = activateTrigger({
 		parameters,
 		credentials: sandboxCredentials(sim().url),
 		staticData: {},
-		typeVersion: 3,
+		typeVersion: 1,
 	});
 	expect(await poller.poll()).toEqual({ ok: true, items: null });
 	return async (): Promise<IDataObject[]> => {
@@ -87,12 +87,9 @@ describe('__admin/set-quota', () => {
 
 	it('the trigger watching an EUR subject alerts below its threshold after set-quota without currency', async () => {
 		const poll = await activated({
-			triggerOn: 'quota',
 			events: ['quotaBelowThreshold'],
-			watch: 'one',
-			...EUR_SUBJECT,
-			threshold: 20000,
-		});
+			quotas: { quota: [{ connectedAccountId: 'own', ...EUR_SUBJECT, threshold: 20000 }] },
+		} as unknown as INodeParameters);
 		expect((await admin('set-quota', { method: 'VIRTUAL_ACCOUNT', id: 'VA-3001', value: '1000000' })).status).toBe(200);
 		expect(await poll()).toEqual([
 			expect.objectContaining({

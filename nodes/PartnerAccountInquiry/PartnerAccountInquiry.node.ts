@@ -15,8 +15,7 @@ export class PartnerAccountInquiry implements INodeType {
 			dark: 'file:../../icons/partnerAccountInquiry.dark.svg',
 		},
 		group: ['transform'],
-		// Numbered 1.1 since the development builds: the first release's workflows say 1.1.
-		version: 1.1,
+		version: 1,
 		subtitle:
 			'={{ {"listBeneficiaries": "Get many beneficiaries", "getAvailableQuota": "Get available quota"}[$parameter["operation"]] }}',
 		description:

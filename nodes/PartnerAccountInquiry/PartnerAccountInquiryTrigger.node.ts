@@ -16,8 +16,7 @@ export class PartnerAccountInquiryTrigger implements INodeType {
 			dark: 'file:../../icons/partnerAccountInquiry.dark.svg',
 		},
 		group: ['trigger'],
-		// Numbered 3 since the development builds: the first release's workflows say 3.
-		version: 3,
+		version: 1,
 		subtitle: EVENT_SUBTITLE,
 		description:
 			'Starts the workflow when a beneficiary is added, removed or changed, or an FX quota falls below a threshold (WorldFirst, Ant International)',

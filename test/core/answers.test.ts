@@ -1,5 +1,6 @@
 import { checkBeneficiaries, checkQuotaAnswer } from '../../nodes/PartnerAccountInquiry/shared/core/api/answers';
 import { ForeignAnswerError, RequestError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
+import { thrown } from '../fixtures/thrown';
 
 const b = (fields: Record<string, unknown>) => ({
 	beneficiaryToken: 't1',
@@ -23,7 +24,7 @@ describe('checkBeneficiaries: every item is an object that satisfies the exact f
 		[
 			{ currencyList: ['EUR'] },
 			b({}),
-			/Currencies filter: beneficiary 1 on page 2 has currency "USD", but only \["EUR"\]/,
+			/^The gateway ignored the Currencies filter\. Beneficiary 1 on page 2 has `currency` "USD", but only \["EUR"\] was asked for;/,
 		],
 		[{ assetType: 'WALLET_ACCOUNT' }, b({}), /Asset Type filter/],
 		[{ referenceBeneficiaryId: 'R-1' }, b({ referenceBeneficiaryId: 'R-2' }), /Reference Beneficiary ID filter/],
@@ -32,7 +33,7 @@ describe('checkBeneficiaries: every item is an object that satisfies the exact f
 		[
 			{ beneficiaryToken: 'secret-a' },
 			b({ beneficiaryToken: 'secret-b' }),
-			/Beneficiary Token filter.*\(value hidden\)/,
+			/^The gateway ignored the Beneficiary Token filter\. .*\(value hidden\)/,
 		],
 	])('refuses an answer that ignored %p', (sent, item, message) => {
 		let error: unknown;
@@ -42,8 +43,10 @@ describe('checkBeneficiaries: every item is an object that satisfies the exact f
 			error = e;
 		}
 		expect(error).toBeInstanceOf(ForeignAnswerError);
-		expect((error as Error).message).toMatch(message);
-		expect((error as Error).message).not.toMatch(/secret-/);
+		// The short message names the filter; the detail which beneficiary and which values.
+		const { message: title, detail } = error as ForeignAnswerError;
+		expect(`${title}. ${detail}`).toMatch(message);
+		expect(`${title}. ${detail}`).not.toMatch(/secret-/);
 	});
 
 	it('does not check fuzzy filters (account name, relation, nickname)', () => {
@@ -57,7 +60,9 @@ describe('checkBeneficiaries: every item is an object that satisfies the exact f
 	});
 
 	it.each([['x'], [null], [[1]], [3]])('refuses a beneficiary that is %p', (item) => {
-		expect(() => checkBeneficiaries([b({}), item], {}, 1)).toThrow(/beneficiary 2 on page 1 is .*, not an object/);
+		const error = thrown(() => checkBeneficiaries([b({}), item], {}, 1)) as RequestError;
+		expect(error.message).toBe('The beneficiary list answer is not of the documented shape');
+		expect(error.detail).toMatch(/^Beneficiary 2 on page 1 is .*, not an object;/);
 	});
 });
 
@@ -75,10 +80,16 @@ describe('checkQuotaAnswer: the required fields, each equal to what was asked', 
 		availableQuota: { currency: 'USD', value: '1' },
 	};
 	it('accepts the answer to the question', () => expect(() => checkQuotaAnswer(answer, asked)).not.toThrow());
-	it.each(['quotaAccumulationMethod', 'quotaAccumulationId', 'tradeType'])('refuses an answer without %s', (field) => {
+	it.each([
+		['quotaAccumulationMethod', 'Accumulation Method'],
+		['quotaAccumulationId', 'Accumulation ID'],
+		['tradeType', 'Trade Type'],
+	])('refuses an answer without %s', (field, label) => {
 		const rest: Record<string, unknown> = { ...answer };
 		delete rest[field];
-		expect(() => checkQuotaAnswer(rest, asked)).toThrow(new RegExp(`has no ${field}`));
+		const error = thrown(() => checkQuotaAnswer(rest, asked)) as RequestError;
+		expect(error.message).toBe(`The quota answer has no ${label}`);
+		expect(error.detail).toContain(`The API makes \`${field}\` required`);
 	});
 	it('does not require a trade type for the other methods', () => {
 		const rest: Record<string, unknown> = { ...answer, quotaAccumulationMethod: 'USER_ID' };
@@ -89,9 +100,11 @@ describe('checkQuotaAnswer: the required fields, each equal to what was asked', 
 	});
 	it('refuses an answer about another subject', () => {
 		expect(() => checkQuotaAnswer({ ...answer, quotaAccumulationId: 'B-2' }, asked)).toThrow(ForeignAnswerError);
-		expect(() => checkQuotaAnswer({ ...answer, availableQuota: { currency: 'EUR', value: '1' } }, asked)).toThrow(
-			/availableQuota.currency "EUR", not the "USD"/,
-		);
+		const error = thrown(() =>
+			checkQuotaAnswer({ ...answer, availableQuota: { currency: 'EUR', value: '1' } }, asked),
+		) as ForeignAnswerError;
+		expect(error.message).toBe('The quota answer is about another Currency');
+		expect(error.detail).toBe('It is about "EUR", not the "USD" asked for; nothing from it was used.');
 		expect(() => checkQuotaAnswer({ ...answer, availableQuota: 'x' }, asked)).toThrow(RequestError);
 	});
 });

@@ -36,9 +36,10 @@ describe('an unsigned answer: the start of its body, redacted before it is cut',
 		expect(ECHO.indexOf(PLANTED) + PLANTED.length).toBeGreaterThan(120);
 		const error = thrown(() => judgeAnswer(unsigned(400, ECHO), context)) as RequestError;
 		expect(error).toBeInstanceOf(RequestError);
-		expect(error.hint).toContain('"accessToken":"[hidden]"');
-		expect(error.hint).toContain('"bankAccountNo":"****7890"');
-		expect(error.hint).not.toContain(PLANTED.slice(0, 8));
+		expect(error.message).toBe('The gateway answered HTTP 400 with no signed API result');
+		expect(error.detail).toContain('"accessToken":"[hidden]"');
+		expect(error.detail).toContain('"bankAccountNo":"****7890"');
+		expect(error.detail).not.toContain(PLANTED.slice(0, 8));
 	});
 
 	it('HTTP 503: the same for the detail of a transient failure', () => {
@@ -50,7 +51,7 @@ describe('an unsigned answer: the start of its body, redacted before it is cut',
 
 	it('still cut to 120 characters after redaction', () => {
 		const error = thrown(() => judgeAnswer(unsigned(400, 'x'.repeat(500)), context)) as RequestError;
-		expect(error.hint).toMatch(/The body began: x{120}…$/);
+		expect(error.detail).toMatch(/^The body began: x{120}…$/);
 	});
 });
 
@@ -71,14 +72,20 @@ describe('a signed answer that is not JSON, or not of the API: what its error qu
 
 	it('a body that is not JSON: its first 40 characters, redacted', () => {
 		const error = thrown(() => judgeAnswer(signed(`echo ${PLANTED} {`), context)) as RequestError;
-		expect(error.message).toMatch(/starting "echo \[hidden\] {"/);
+		expect(error.message).toBe('The answer is not valid JSON');
+		expect(error.detail).toMatch(/starting "echo \[hidden\] {"/);
 		const parsed = parseResponseBody(Buffer.from(`${PLANTED} {`), (text) => redactText(text, [PLANTED]));
-		expect(parsed).toEqual({ ok: false, problem: expect.stringContaining('starting "[hidden] {"') });
+		expect(parsed).toEqual({
+			ok: false,
+			problem: 'The answer is not valid JSON',
+			detail: expect.stringContaining('starting "[hidden] {"'),
+		});
 	});
 
 	it('a resultStatus that is not S, F or U: its first 20 characters, redacted', () => {
 		const body = JSON.stringify({ result: { resultStatus: PLANTED } });
 		const error = thrown(() => judgeAnswer(signed(body), context)) as RequestError;
-		expect(error.message).toContain('its resultStatus is "[hidden]", not S, F or U');
+		expect(error.message).toBe('The answer has a result status other than S, F or U');
+		expect(error.detail).toContain('Its `resultStatus` is "[hidden]"; nothing from the answer was used.');
 	});
 });

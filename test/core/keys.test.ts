@@ -29,10 +29,10 @@ describe('parsePrivateKey', () => {
 		['empty text', '   ', /is empty/],
 		['random words', 'this is not a key at all', /could not be read/],
 		['Base64 of garbage', Buffer.from('garbage bytes that are no DER').toString('base64'), /could not be read/],
-		['a truncated PEM', partnerPrivatePkcs8.slice(0, 200), /no matching "END PRIVATE KEY"/],
-		['a public key', partnerPublicSpki, /public key or certificate/],
-		['an EC key', keyText('ec-private.pem'), /is a ec key/],
-		['a 1024-bit RSA key', keyText('rsa1024-private.pem'), /1024 bits/],
+		['a truncated PEM', partnerPrivatePkcs8.slice(0, 200), /is cut short: it has no "END PRIVATE KEY" line/],
+		['a public key', partnerPublicSpki, /holds a public key, not a private key/],
+		['an EC key', keyText('ec-private.pem'), /is a ec key, not an RSA key/],
+		['a 1024-bit RSA key', keyText('rsa1024-private.pem'), /is a 1024-bit key, shorter than 2048 bits/],
 		[
 			'an encrypted PKCS#8 key',
 			'-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----',
@@ -47,12 +47,13 @@ describe('parsePrivateKey', () => {
 			error = e;
 		}
 		expect(error).toBeInstanceOf(KeyFormatError);
-		const { message, hint, field } = error as KeyFormatError;
+		const { message, hint, detail, field } = error as KeyFormatError;
 		expect(field).toBe('privateKey');
-		expect(message).toMatch(/^The Private Key in the credential /);
+		expect(message).toMatch(/^The credential's Private Key /);
 		expect(message).toMatch(reason);
+		expect(message.length).toBeLessThanOrEqual(80);
 		for (const secretish of [text.trim(), bareBase64(text).slice(0, 24)].filter((s) => s.length >= 16)) {
-			expect(`${message} ${hint}`).not.toContain(secretish);
+			expect(`${message} ${detail ?? ''} ${hint}`).not.toContain(secretish);
 		}
 	});
 });
@@ -66,14 +67,20 @@ describe('parsePublicKey', () => {
 
 	it('refuses a private key pasted into the public key field, without echoing it', () => {
 		for (const text of [partnerPrivatePkcs8, bareBase64(partnerPrivatePkcs8)]) {
-			expect(() => parsePublicKey(text)).toThrow(/Service Public Key in the credential holds a private key/);
+			expect(() => parsePublicKey(text)).toThrow(/^The credential's Service Public Key holds a private key$/);
 			const e = thrown(() => parsePublicKey(text));
 			expect(String((e as Error).message)).not.toContain(bareBase64(partnerPrivatePkcs8).slice(0, 32));
 		}
 	});
 
 	it('rejects junk naming the service public key', () => {
-		expect(() => parsePublicKey('nope')).toThrow(/^The Service Public Key in the credential could not be read/);
+		expect(() => parsePublicKey('nope')).toThrow(
+			/^The credential's Service Public Key could not be read as an RSA key$/,
+		);
+		// The accepted forms are the detail; the hint is one thing to do.
+		const error = thrown(() => parsePublicKey('nope')) as KeyFormatError;
+		expect(error.detail).toMatch(/^It takes PEM .* or PKCS#1 RSA public key\.$/);
+		expect(error.hint).toBe('Paste the key again, whole, in one of those forms.');
 	});
 });
 
@@ -92,8 +99,9 @@ describe('odd keys get typed errors', () => {
 		const { createPublicKey, generateKeyPairSync } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
 		const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
 		const der = createPublicKey({ key: { ...jwk, e }, format: 'jwk' }).export({ type: 'spki', format: 'der' });
-		expect(() => parsePublicKey(der.toString('base64'))).toThrow(
-			/public exponent \d, which makes signatures meaningless/,
+		expect(() => parsePublicKey(der.toString('base64'))).toThrow(/has the unusable public exponent \d$/);
+		expect((thrown(() => parsePublicKey(der.toString('base64'))) as KeyFormatError).detail).toBe(
+			'An RSA key with it makes signatures meaningless.',
 		);
 	});
 });

@@ -1,5 +1,5 @@
 import { maskBankDetails } from '../../nodes/PartnerAccountInquiry/shared/core/masking';
-import { OWNER_FIELD } from '../../nodes/PartnerAccountInquiry/shared/endpoints/beneficiaries';
+import { WHOSE_ACCOUNT_FIELD } from '../../nodes/PartnerAccountInquiry/shared/core/api/whoseAccount';
 
 describe('maskBankDetails: an item safe to post', () => {
 	// The token is Base64 of a test text, not a secret.
@@ -56,10 +56,10 @@ describe('maskBankDetails: an item safe to post', () => {
 });
 
 describe('maskBankDetails: the rules of MASKING_RULES at their edges', () => {
-	it('the whole of _listedFor (OWNER_FIELD) and a change of a routing code are routing: kept whole', () => {
+	it('the whole of whoseAccount (a customer ID of digits) and a change of a routing code are routing: kept whole', () => {
 		const item = {
 			bankAccountNo: '****5678',
-			[OWNER_FIELD]: { customerId: '12345678', viaAccessToken: true },
+			[WHOSE_ACCOUNT_FIELD]: '12345678',
 			changes: { referenceBeneficiaryId: { before: 'REF-20250001', after: 'REF-20255678' } },
 		};
 		expect(maskBankDetails(item)).toEqual(item);

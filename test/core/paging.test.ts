@@ -173,8 +173,8 @@ describe('readListing', () => {
 			// page 1 is call 2 (12 beneficiaries), page 2 call 3 (13).
 			expect(changed.expected).toBe(12);
 			expect(changed.actual).toBe(13);
-			expect(changed.message).toContain('The beneficiary list changed while it was being read');
-			expect(changed.message).toContain('page 1 reported 12 beneficiaries, page 2 reported 13');
+			expect(changed.message).toBe('The beneficiary list changed while it was being read');
+			expect(changed.detail).toMatch(/^Page 1 reported 12 beneficiaries, page 2 reported 13\. /);
 			expect(gateway.log.calls).toEqual([1, 2, 1, 2]);
 			expect(gateway.log.calls.filter((p) => p === 1)).toHaveLength(2);
 		});
@@ -188,7 +188,9 @@ describe('readListing', () => {
 			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
-			expect(error.message).toContain('page 1 reports 10 beneficiaries in 3 pages, but 10 at 3 a page make 4');
+			expect((error as ListingChangedError).finding).toBe(
+				'page 1 reports 10 beneficiaries in 3 pages, but 10 at 3 a page make 4',
+			);
 			expect(error.expected).toBe(4);
 			expect(error.actual).toBe(3);
 		});
@@ -202,7 +204,7 @@ describe('readListing', () => {
 			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
-			expect(error.message).toContain('page 3 was asked for but page 2 came back');
+			expect((error as ListingChangedError).finding).toBe('page 3 was asked for but page 2 came back');
 		});
 
 		it('refuses a page with too few items', async () => {
@@ -214,7 +216,7 @@ describe('readListing', () => {
 			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
-			expect(error.message).toContain('page 2 holds 2 beneficiaries where 3 were due');
+			expect((error as ListingChangedError).finding).toBe('page 2 holds 2 beneficiaries where 3 were due');
 		});
 
 		/** Page 2 starts one item early, as when an item was deleted between two reads. */
@@ -234,8 +236,8 @@ describe('readListing', () => {
 			});
 			const error = (await rejection(readWith(gateway, 3, { width: 1 }).promise)) as ListingChangedError;
 			expect(error).toBeInstanceOf(ListingChangedError);
-			expect(error.message).toContain('page 2 was not the same at two reads in a row');
-			expect(error.message).toMatch(/read 4 times/);
+			expect((error as ListingChangedError).finding).toContain('page 2 was not the same at two reads in a row');
+			expect((error as ListingChangedError).detail).toMatch(/read 4 times/);
 			expect(gateway.log.calls).toEqual([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]);
 		});
 
@@ -284,7 +286,7 @@ describe('readListing', () => {
 				mutate: (page, n) => (n === 3 ? { ...page, items: all.slice(0, 3) } : page),
 			});
 			const error = (await rejection(readWith(gateway, 3).promise)) as ListingChangedError;
-			expect(error.message).toContain('page 3 came back identical to page 1');
+			expect((error as ListingChangedError).finding).toBe('page 3 came back identical to page 1');
 		});
 
 		it('recovers from a shift seen only in the first reading', async () => {
@@ -428,7 +430,7 @@ describe('a page 1 whose counts do not add up', () => {
 			}),
 		);
 		expect(error).toBeInstanceOf(ListingChangedError);
-		expect((error as Error).message).toMatch(/page 1 reports 1 beneficiaries in 99999999 pages/);
+		expect((error as ListingChangedError).detail).toMatch(/^Page 1 reports 1 beneficiaries in 99999999 pages/);
 		expect(calls).toBe(2);
 	});
 });
@@ -466,7 +468,10 @@ describe('a listing of several pages is whole at one moment (always confirmed)',
 		const gateway = fakeGateway({ listing: (call) => swapped(A, 3, Math.floor(call / 2)), pageSize: 10 });
 		const error = await rejection(readWith(gateway, 10, { width: 1 }).promise);
 		expect(error).toBeInstanceOf(ListingChangedError);
-		expect((error as Error).message).toMatch(/it was read 4 times and no two reads in a row agreed$/);
+		expect((error as Error).message).toBe('The beneficiary list changed while it was being read');
+		expect((error as ListingChangedError).detail).toMatch(
+			/ It was read 4 times and no two reads in a row agreed; nothing was returned rather than a list that mixes two moments\.$/,
+		);
 		expect((error as ListingChangedError).hint).toMatch(/Run the node again once the beneficiaries stop changing/);
 		expect(gateway.log.calls).toHaveLength(12);
 	});
@@ -499,7 +504,9 @@ describe('a listing of several pages is whole at one moment (always confirmed)',
 		const renamed = (call: number) => A.map((item, i) => (i === 3 ? { id: `renamed-${call}` } : item));
 		const gateway = fakeGateway({ listing: renamed, pageSize: 10 });
 		const error = await rejection(readWith(gateway, 10, { limit: 15, width: 1 }).promise);
-		expect((error as Error).message).toMatch(/page 1 was not the same at two reads in a row.*read 4 times/);
+		expect((error as ListingChangedError).detail).toMatch(
+			/^Page 1 was not the same at two reads in a row.*read 4 times/,
+		);
 	});
 
 	it('a second read that does not add up fails at once (MAX_UNFIT_READS), not after 4 reads', async () => {
@@ -511,7 +518,7 @@ describe('a listing of several pages is whole at one moment (always confirmed)',
 		});
 		const error = await rejection(readWith(gateway, 10, { width: 1 }).promise);
 		expect(error).toBeInstanceOf(ListingChangedError);
-		expect((error as Error).message).not.toMatch(/read 4 times/);
+		expect((error as ListingChangedError).detail).not.toMatch(/read 4 times/);
 		expect(gateway.log.calls).toEqual([1, 2, 1, 2]);
 	});
 

@@ -96,9 +96,9 @@ describe("the request's own account values are masked wherever the gateway echoe
 		redactError(error, [], maskedValues(request));
 		const masked = `****${id.slice(-4)}`;
 		expect(error.explanation.message).toBe(`No ${method} ${masked}; "${masked}" is not an account`);
-		expect(error.message).toBe(
-			`The API answered ACCOUNT_NOT_EXIST: No ${method} ${masked}; "${masked}" is not an account`,
-		);
+		// The gateway's words are the item's resultMessage only: the message says the code and its meaning.
+		expect(error.message).toBe('The API answered ACCOUNT_NOT_EXIST: the account does not exist');
+		expect(error.itemFields().resultMessage).toBe(`No ${method} ${masked}; "${masked}" is not an account`);
 		expect(JSON.stringify(error.itemFields())).not.toContain(id);
 	});
 

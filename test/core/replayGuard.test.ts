@@ -19,7 +19,8 @@ describe('ReplayGuard: a responseId is accepted once while it is remembered', ()
 		const error = thrown(() => guard.accept(GW, 'client-1', 'R1', 1_000, 2_000));
 		expect(error).toBeInstanceOf(ResponseVerificationError);
 		expect((error as ResponseVerificationError).reason).toBe('replayed-response');
-		expect((error as Error).message).toMatch(/"R1" was already received once/);
+		expect((error as Error).message).toBe('The same signed answer came back a second time (a replay)');
+		expect((error as ResponseVerificationError).detail).toMatch(/^Its `responseId` is "R1";/);
 	});
 
 	it('accepts another responseId, and the same one for another client or another gateway', () => {

@@ -10,14 +10,15 @@ describe('parseResponseBody', () => {
 
 	it('refuses invalid UTF-8 instead of replacing it silently', () => {
 		const raw = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
-		expect(parseResponseBody(raw)).toEqual({ ok: false, problem: 'The response body is not valid UTF-8 text' });
+		expect(parseResponseBody(raw)).toEqual({ ok: false, problem: 'The answer is not valid UTF-8 text' });
 	});
 
 	it('says how long a malformed body is and how it starts', () => {
 		const result = parseResponseBody(Buffer.from('{"result":{"resultStatus":'));
 		expect(result).toEqual({
 			ok: false,
-			problem: 'The response body is not valid JSON (26 characters, starting "{\\"result\\":{\\"resultStatus\\":")',
+			problem: 'The answer is not valid JSON',
+			detail: 'It has 26 characters, starting "{\\"result\\":{\\"resultStatus\\":".',
 		});
 	});
 

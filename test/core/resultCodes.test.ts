@@ -1,12 +1,13 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- dev-only test: reads the README */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import {
 	explainResult,
 	RESULT_CODES,
 	UNKNOWN_RETRY_SCHEDULE_MINUTES,
 } from '../../nodes/PartnerAccountInquiry/shared/core/api/resultCodes';
-
-/** The advice every status U answer carries (docs/api.md: the retry schedule). */
-const UNKNOWN_RETRY_ADVICE =
-	'The outcome is unknown (status U). You may repeat the call at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes between attempts (for example with a Wait node); if no attempt succeeds, contact technical support.';
+import { ERRORS_DOC } from '../../nodes/PartnerAccountInquiry/shared/core/links';
 
 /** The result codes as the API documents them (both operations) (code, status, a word of its meaning). */
 const SPEC_7_1: Array<[string, string, string]> = [
@@ -78,63 +79,63 @@ describe('the retry schedule after U (docs/api.md, Result codes)', () => {
 		expect([...UNKNOWN_RETRY_SCHEDULE_MINUTES]).toEqual(SCHEDULE);
 	});
 
-	it('is stated in the advice', () => {
-		expect(UNKNOWN_RETRY_ADVICE).toContain('at most 7 times');
-		expect(UNKNOWN_RETRY_ADVICE).toContain('5, 10, 20, 40, 80, 160 and 320 minutes');
-		expect(UNKNOWN_RETRY_ADVICE).toMatch(/contact technical support/);
+	it("is stated where a status U error's hint links: the README's Errors and what to do", () => {
+		expect(ERRORS_DOC).toMatch(/#errors-and-what-to-do$/);
+		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+		const section = readme.slice(readme.indexOf('## Errors and what to do'));
+		expect(section).toMatch(/at most 7 times, waiting 5, 10,\s+20, 40, 80, 160 and 320\s+minutes/);
 	});
 });
 
 describe('explainResult', () => {
-	it.each(ALL)('explains %s with its code, meaning and action', (code, status) => {
+	it.each(ALL)('explains %s with its code and meaning once (the title), and its action (the hint)', (code, status) => {
 		const info = RESULT_CODES[code];
 		const explanation = explainResult({ resultStatus: status, resultCode: code, resultMessage: 'msg from gateway' });
 		expect(explanation.status).toBe(status);
 		expect(explanation.code).toBe(code);
 		expect(explanation.message).toBe('msg from gateway');
-		expect(explanation.description).toContain(code);
-		expect(explanation.description).toContain(info.meaning);
-		expect(explanation.description).toContain(info.action);
-		expect(explanation.description).not.toContain('not a code the API documents');
+		expect(explanation.title).toBe(`The API answered ${code}: ${info.meaning}`);
+		expect(explanation.title.length).toBeLessThanOrEqual(80);
+		expect(explanation.action).toBe(info.action);
+		// The gateway's own words are the error item's resultMessage, in no text.
+		expect(`${explanation.title} ${explanation.action} ${explanation.detail ?? ''}`).not.toContain('msg from gateway');
 	});
 
-	it.each(ALL.filter(([, status]) => status === 'U'))('adds the retry advice to %s (status U)', (code) => {
-		const { description } = explainResult({ resultStatus: 'U', resultCode: code });
-		expect(description).toContain(UNKNOWN_RETRY_ADVICE);
-		expect(description).toContain('7');
-		for (const minutes of SCHEDULE) expect(description).toMatch(new RegExp(`\\b${minutes}\\b`));
-		// The code's own text comes first, the general advice after it.
-		expect(description.indexOf(RESULT_CODES[code].meaning)).toBeLessThan(description.indexOf(UNKNOWN_RETRY_ADVICE));
-	});
+	it.each(ALL.filter(([, status]) => status === 'U'))(
+		'%s (status U): outcome unknown, the retry schedule behind the link',
+		(code) => {
+			const { detail, action } = explainResult({ resultStatus: 'U', resultCode: code });
+			expect(detail).toBe('The outcome is unknown (status U).');
+			expect(action).toContain(ERRORS_DOC);
+			expect(action).toMatch(/later/i);
+		},
+	);
 
 	it.each(ALL.filter(([, status]) => status !== 'U'))('adds no retry advice to %s (status %s)', (code, status) => {
-		const { description } = explainResult({ resultStatus: status, resultCode: code });
-		expect(description).not.toContain(UNKNOWN_RETRY_ADVICE);
-		expect(description).not.toContain('320');
+		const { detail, action } = explainResult({ resultStatus: status, resultCode: code });
+		expect(detail).toBeUndefined();
+		expect(action).not.toContain(ERRORS_DOC);
 	});
 
 	it('explains an undocumented code with status F as a failure and asks to quote the code', () => {
 		const explanation = explainResult({ resultStatus: 'F', resultCode: 'RISK_REJECT', resultMessage: 'risk' });
 		expect(explanation.code).toBe('RISK_REJECT');
 		expect(explanation.status).toBe('F');
-		expect(explanation.description).toContain('RISK_REJECT');
-		expect(explanation.description).toContain('not a code the API documents');
-		expect(explanation.description).toMatch(/failed/);
-		expect(explanation.description).toMatch(/contact support/);
-		expect(explanation.description).not.toContain(UNKNOWN_RETRY_ADVICE);
+		expect(explanation.title).toBe('The API answered RISK_REJECT, a code it does not document');
+		expect(explanation.action).toBe('Check the parameters, then contact support quoting the code.');
+		expect(explanation.detail).toBeUndefined();
 	});
 
-	it('explains an undocumented code with status U and adds the retry advice', () => {
-		const { description } = explainResult({ resultStatus: 'U', resultCode: 'GATEWAY_TIMEOUT' });
-		expect(description).toContain('GATEWAY_TIMEOUT');
-		expect(description).toContain('not a code the API documents');
-		expect(description).toContain(UNKNOWN_RETRY_ADVICE);
-		for (const minutes of SCHEDULE) expect(description).toContain(String(minutes));
+	it('explains an undocumented code with status U and links the retry schedule', () => {
+		const explanation = explainResult({ resultStatus: 'U', resultCode: 'GATEWAY_TIMEOUT' });
+		expect(explanation.title).toContain('GATEWAY_TIMEOUT, a code it does not document');
+		expect(explanation.detail).toBe('The outcome is unknown (status U).');
+		expect(explanation.action).toContain(ERRORS_DOC);
 	});
 
 	it('does not call an undocumented code with another status a failure', () => {
-		const { description } = explainResult({ resultStatus: 'S', resultCode: 'NEW_SUCCESS_CODE' });
-		expect(description).toBe('NEW_SUCCESS_CODE is not a code the API documents.');
+		const { action } = explainResult({ resultStatus: 'S', resultCode: 'NEW_SUCCESS_CODE' });
+		expect(action).toBe('Contact support quoting the code.');
 	});
 
 	it('uses UNKNOWN for a missing code and empty texts for a missing status and message', () => {
@@ -142,18 +143,21 @@ describe('explainResult', () => {
 			status: '',
 			code: 'UNKNOWN',
 			message: '',
-			description: 'UNKNOWN is not a code the API documents.',
+			title: 'The API answered UNKNOWN, a code it does not document',
+			action: 'Contact support quoting the code.',
+			detail: undefined,
 		});
 		const u = explainResult({ resultStatus: 'U' });
 		expect(u.code).toBe('UNKNOWN');
-		expect(u.description).toContain(UNKNOWN_RETRY_ADVICE);
+		expect(u.action).toContain(ERRORS_DOC);
 	});
 
 	it('follows the status the gateway sent, not the status the table gives', () => {
-		// A documented F code answered with U still carries the U advice.
-		const { description } = explainResult({ resultStatus: 'U', resultCode: 'PARAM_ILLEGAL' });
-		expect(description).toContain(RESULT_CODES.PARAM_ILLEGAL.action);
-		expect(description).toContain(UNKNOWN_RETRY_ADVICE);
+		// A documented F code answered with U is retried as U.
+		const explanation = explainResult({ resultStatus: 'U', resultCode: 'PARAM_ILLEGAL' });
+		expect(explanation.title).toBe(`The API answered PARAM_ILLEGAL: ${RESULT_CODES.PARAM_ILLEGAL.meaning}`);
+		expect(explanation.detail).toBe('The outcome is unknown (status U).');
+		expect(explanation.action).toContain(ERRORS_DOC);
 	});
 
 	// RESULT_CODES is a plain object: only its own keys are documented codes (explainResult looks a
@@ -162,8 +166,8 @@ describe('explainResult', () => {
 		for (const code of ['toString', 'constructor', 'hasOwnProperty', '__proto__']) {
 			const explanation = explainResult({ resultStatus: 'F', resultCode: code });
 			expect(explanation.code).toBe(code);
-			expect(explanation.description).toContain('not a code the API documents');
-			expect(explanation.description).not.toContain('undefined');
+			expect(explanation.title).toContain('a code it does not document');
+			expect(`${explanation.title} ${explanation.action}`).not.toContain('undefined');
 		}
 	});
 });

@@ -5,6 +5,7 @@ import {
 	formatSignatureHeader,
 	parseSignatureHeader,
 } from '../../nodes/PartnerAccountInquiry/shared/core/signing/signatureHeader';
+import { thrown } from '../fixtures/thrown';
 
 const SIG = Buffer.from('fb+/=?x\u00ff\u0000 signature bytes', 'latin1');
 const B64 = SIG.toString('base64');
@@ -50,7 +51,8 @@ describe('parseSignatureHeader', () => {
 		['algorithm, keyVersion=1, signature=abcd', /not of the form name=value/],
 	])('rejects %p with a typed error', (header, why) => {
 		expect(() => parseSignatureHeader(header)).toThrow(SignatureHeaderError);
-		expect(() => parseSignatureHeader(header)).toThrow(why);
+		expect(() => parseSignatureHeader(header)).toThrow(/^The signature header is malformed$/);
+		expect((thrown(() => parseSignatureHeader(header)) as SignatureHeaderError).detail).toMatch(why);
 	});
 
 	it('round-trips format -> parse for any signature bytes and key version', () => {

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 
+import { ResponseVerificationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
 import {
 	checkResponseTime,
 	formatRequestTime,
 	parseTimestamp,
 } from '../../nodes/PartnerAccountInquiry/shared/core/signing/timestamps';
+import { thrown } from '../fixtures/thrown';
 
 describe('formatRequestTime', () => {
 	it('writes whole seconds with an offset', () => {
@@ -53,14 +55,18 @@ describe('checkResponseTime', () => {
 		['2026-11-23T09:54:59Z', /301 s old/],
 		['2026-11-23T18:05:01+08:00', /301 s in the future/],
 		['2020-01-01T00:00:00Z', /s old/],
-		['x', /not an ISO 8601 time/],
-		['', /not an ISO 8601 time/],
+		['x', /^The answer's time is not a date/],
+		['', /^The answer's time is not a date/],
 	])('refuses %p', (t, message) => {
 		expect(() => checkResponseTime(t, now, 300)).toThrow(message);
 	});
-	it('names both times and the tolerance', () => {
-		expect(() => checkResponseTime('2026-11-23T09:00:00Z', now, 300)).toThrow(
-			/response-time 2026-11-23T09:00:00Z is 3600 s old by this n8n host's clock \(2026-11-23T10:00:00Z\); at most 300 s/,
+	it('says how far off in the message, both times and the tolerance in the detail', () => {
+		const error = thrown(() => checkResponseTime('2026-11-23T09:00:00Z', now, 300)) as ResponseVerificationError;
+		expect(error.message).toBe("The answer is not fresh: it is 3600 s old by this n8n host's clock");
+		expect(error.detail).toBe(
+			"Its `response-time` is 2026-11-23T09:00:00Z and this host's clock said 2026-11-23T10:00:00Z; the credential's Response Time Tolerance accepts at most 300 s. Nothing from the answer was used.",
 		);
+		const unparsable = thrown(() => checkResponseTime('x', now, 300)) as ResponseVerificationError;
+		expect(unparsable.detail).toMatch(/^Its `response-time` is "x", not an ISO 8601 time with a zone/);
 	});
 });

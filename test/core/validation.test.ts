@@ -6,6 +6,7 @@ import {
 	NUMBER_OPTIONS,
 	QUOTA_SUBJECT_FIELDS,
 	QUOTA_METHOD_CHOICES,
+	labelOf,
 	values,
 } from '../../nodes/PartnerAccountInquiry/shared/core/api/fields';
 import { PartnerError, ValidationError } from '../../nodes/PartnerAccountInquiry/shared/core/errors';
@@ -28,6 +29,10 @@ const SUPPORTED_CURRENCIES = choicesOf('currencyList');
 /** The quota's Currency choices: the ISO 4217 codes, plus CNH. */
 const QUOTA_CURRENCIES = values(QUOTA_SUBJECT_FIELDS.find((rule) => rule.name === 'currency')?.choices ?? []);
 
+/** How a message names a field: by its label in the editor; the page size and number (the node's own, no parameter) in words. */
+const nameInMessage = (field: string): string =>
+	(({ pageSize: 'page size', pageNumber: 'page number' }) as Record<string, string>)[field] ?? labelOf(field);
+
 /** Runs `fn`; returns the ValidationError it threw (failing the test on any other throw), or undefined. */
 function caught(fn: () => void): ValidationError | undefined {
 	let error: unknown;
@@ -39,14 +44,17 @@ function caught(fn: () => void): ValidationError | undefined {
 	}
 	expect(error).toBeInstanceOf(ValidationError);
 	const v = error as ValidationError;
-	// Every validation error is complete: field, rule, a message naming the field, a hint.
+	// Every validation error is complete: field, rule, a message naming the field by its label in the editor, a hint.
 	expect(v).toBeInstanceOf(PartnerError);
 	expect(v.name).toBe('ValidationError');
 	expect(typeof v.field).toBe('string');
 	expect(v.field.length).toBeGreaterThan(0);
 	expect(typeof v.rule).toBe('string');
 	expect(v.rule.length).toBeGreaterThan(0);
-	expect(v.message).toContain(v.field);
+	expect(v.message).toContain(nameInMessage(v.field));
+	// Plain words: never the regex of a pattern; a short line, the values in the detail.
+	expect(v.message).not.toMatch(/\^\[|\]\{\d/);
+	expect(Array.from(v.message).length).toBeLessThanOrEqual(80);
 	expect(v.hint.length).toBeGreaterThan(0);
 	return v;
 }
@@ -142,8 +150,7 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 			const error = rejects(checkList({ [field]: build(max + 1) }));
 			expect(error.field).toBe(field);
 			expect(error.rule).toBe(`max ${max} characters`);
-			expect(error.message).toContain(`${max + 1} characters long`);
-			expect(error.message).toContain(`at most ${max}`);
+			expect(error.message).toBe(`${labelOf(field)} is ${max + 1} characters long, more than the API's ${max}`);
 		});
 
 		it('counts Unicode code points, not UTF-16 units: 70 CJK or emoji characters pass, 71 fail', () => {
@@ -163,14 +170,14 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 
 		it('echoes the over-long value of a non-secret field so the user can find it', () => {
 			const nick = 'N'.repeat(71);
-			expect(rejects(checkList({ beneficiaryNick: nick })).message).toContain(nick);
+			expect(rejects(checkList({ beneficiaryNick: nick })).detail).toBe(`It is "${nick}".`);
 		});
 
 		it('puts no limit on accountName (the API gives none) but requires text', () => {
 			expect(caught(checkList({ accountName: 'x'.repeat(1000) }))).toBeUndefined();
 			const error = rejects(checkList({ accountName: 42 }));
 			expect(error.field).toBe('accountName');
-			expect(error.rule).toBe('string');
+			expect(error.rule).toBe('text');
 		});
 	});
 
@@ -186,8 +193,8 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 		for (const value of [123, true, null, ['a'], { a: 1 }]) {
 			const error = rejects(checkList({ [field]: value }));
 			expect(error.field).toBe(field);
-			expect(error.rule).toBe('string');
-			expect(error.message).toContain('must be text');
+			expect(error.rule).toBe('text');
+			expect(error.message).toContain(`${labelOf(field)} must be text`);
 		}
 	});
 
@@ -210,10 +217,11 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 		])('refuses %s', (_name, value) => {
 			const error = rejects(checkList({ bankAccountNo: value }));
 			expect(error.field).toBe('bankAccountNo');
-			expect(error.rule).toBe('pattern ^[A-Z0-9]{0,34}$');
-			expect(error.message).toContain('does not match the pattern');
+			expect(error.rule).toBe('capital letters and digits only, at most 34 of them');
 			// A bank account number is shown by its last four characters only (none of a short one).
-			expect(error.message).toContain(JSON.stringify(value.length > 4 ? `****${value.slice(-4)}` : '****'));
+			const shown = JSON.stringify(value.length > 4 ? `****${value.slice(-4)}` : '****');
+			expect(error.message).toBe(`Bank Account Number ${shown} is not in the form the API accepts`);
+			expect(error.detail).toBe('It must be capital letters and digits only, at most 34 of them.');
 			expect(error.message).not.toContain(JSON.stringify(value));
 		});
 
@@ -250,8 +258,12 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 		])('refuses %s', (_name, value) => {
 			const error = rejects(checkList({ bankAccountIBAN: value }));
 			expect(error.field).toBe('bankAccountIBAN');
-			expect(error.rule).toBe('pattern ^[A-Z]{2,2}[0-9]{2,2}[a-zA-Z0-9]{1,30}$');
-			expect(error.message).toContain('does not match the pattern');
+			expect(error.rule).toBe('a country code, two check digits, then up to 30 letters or digits, without spaces');
+			expect(error.message).toMatch(/^Bank Account IBAN "\*{4}.{0,4}" is not in the form the API accepts$/);
+			expect(error.detail).toBe(
+				'It must be a country code, two check digits, then up to 30 letters or digits, without spaces.',
+			);
+			expect(error.message).not.toContain(JSON.stringify(value));
 		});
 
 		it('refuses 35 characters by the length rule', () => {
@@ -279,7 +291,8 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 			const error = rejects(checkList({ currencyList: value }));
 			expect(error.field).toBe('currencyList');
 			expect(error.rule).toBe(`each one of ${SUPPORTED_CURRENCIES.join(', ')}`);
-			expect(error.message).toContain('is not one of');
+			expect(error.message).toContain('which is not one of its choices');
+			expect(error.detail).toBe(`Each of its values must be one of ${SUPPORTED_CURRENCIES.join(', ')}.`);
 		});
 
 		it('names the offending value', () => {
@@ -290,7 +303,7 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 			const error = rejects(checkList({ currencyList: ['USD', 'EUR', 'USD'] }));
 			expect(error.field).toBe('currencyList');
 			expect(error.rule).toBe('no duplicates');
-			expect(error.message).toContain('twice');
+			expect(error.message).toBe('Currencies lists "USD" twice');
 		});
 
 		it('refuses a value that is not a list', () => {
@@ -313,7 +326,8 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 				const error = rejects(checkList({ assetType: value }));
 				expect(error.field).toBe('assetType');
 				expect(error.rule).toBe('one of BANK_ACCOUNT, WALLET_ACCOUNT');
-				expect(error.message).toContain('is not one of BANK_ACCOUNT, WALLET_ACCOUNT');
+				expect(error.message).toMatch(/^Asset Type .* is not one of its choices$/);
+				expect(error.detail).toBe('It must be one of BANK_ACCOUNT, WALLET_ACCOUNT.');
 			},
 		);
 	});
@@ -344,7 +358,9 @@ describe('validateBeneficiaryListRequest (docs/api.md, List beneficiaries)', () 
 			const error = rejects(checkList({ pageSize: value }));
 			expect(error.field).toBe('pageSize');
 			expect(error.rule).toBe('a whole number from 1 to 50');
-			expect(error.message).toContain('pageSize must be a whole number from 1 to 50');
+			expect(error.message).toBe('The page size must be a whole number from 1 to 50');
+			// The node sets it: a bug to report, not a parameter to correct.
+			expect(error.hint).toMatch(/report it as a bug at https:\/\/github\.com\/.*\/issues$/);
 		});
 
 		it('is required', () => {
@@ -392,13 +408,14 @@ describe('the access token row (docs/api.md, List beneficiaries and Request head
 		const error = rejects(() => validateAccessToken('t'.repeat(65)));
 		expect(error.field).toBe('accessToken');
 		expect(error.rule).toBe('max 64 characters');
-		expect(error.message).toContain('65 characters long');
+		expect(error.message).toBe("Access Token is 65 characters long, more than the API's 64");
+		expect(error.detail).toBeUndefined();
 		expect(rejects(() => validateAccessToken(EMOJI.repeat(65))).field).toBe('accessToken');
 	});
 
 	it('refuses a value that is not text', () => {
 		const error = rejects(() => validateAccessToken(12345 as unknown as string));
-		expect(error.rule).toBe('string');
+		expect(error.rule).toBe('text');
 	});
 
 	describe('never shows the token value', () => {
@@ -406,7 +423,7 @@ describe('the access token row (docs/api.md, List beneficiaries and Request head
 		const tokens = [SECRET, SECRET + SECRET, 'x'.repeat(64) + 'LEAKCHECK', CJK.repeat(40) + 'LEAK' + CJK.repeat(40)];
 
 		function expectHidden(error: ValidationError, token: string) {
-			const text = `${error.message}\n${error.hint}\n${error.rule}\n${error.field}\n${String(error.stack)}\n${JSON.stringify(error)}`;
+			const text = `${error.message}\n${error.detail}\n${error.hint}\n${error.rule}\n${error.field}\n${String(error.stack)}\n${JSON.stringify(error)}`;
 			expect(text).not.toContain(token);
 			// Not even a recognisable piece of it.
 			expect(text).not.toContain(token.slice(0, 12));
@@ -463,7 +480,8 @@ describe('validateQuotaRequest (docs/api.md, Available quota)', () => {
 		const error = rejects(checkQuota({ quotaAccumulationMethod: method }));
 		expect(error.field).toBe('quotaAccumulationMethod');
 		expect(error.rule).toBe('required');
-		expect(error.message).toContain(`one of ${QUOTA_METHODS.join(', ')}`);
+		expect(error.message).toBe('Accumulation Method is empty');
+		expect(error.hint).toBe(`Enter one of ${QUOTA_METHODS.join(', ')}. Nothing was sent.`);
 	});
 
 	// docs/api.md, Available quota: quotaAccumulationMethod is required. The node compacts the body first, so a
@@ -485,9 +503,9 @@ describe('validateQuotaRequest (docs/api.md, Available quota)', () => {
 		['VIRTUAL_ACCOUNT', 'virtual account'],
 		['BENEFICIARY', 'beneficiary ID'],
 	])('explains what the accumulation ID is for %s', (method, subject) => {
-		expect(rejects(checkQuota({ quotaAccumulationMethod: method, quotaAccumulationId: '' })).message).toContain(
-			subject,
-		);
+		const error = rejects(checkQuota({ quotaAccumulationMethod: method, quotaAccumulationId: '' }));
+		expect(error.message).toBe('Accumulation ID is empty');
+		expect(error.hint).toBe(`Enter the ${subject} whose quota to read. Nothing was sent.`);
 	});
 
 	it.each(['USD', 'JPY', 'CHF', 'CNH', 'KRW', 'ZAR', 'XCG'])('accepts the currency %s', (currency) => {
@@ -512,7 +530,8 @@ describe('validateQuotaRequest (docs/api.md, Available quota)', () => {
 			const allowed = `${QUOTA_CURRENCIES.length} currency codes (ISO 4217 and CNH, such as USD, EUR)`;
 			expect(error.field).toBe('currency');
 			expect(error.rule).toBe(`one of ${allowed}`);
-			expect(error.message).toContain(`is not one of ${allowed}`);
+			expect(error.message).toMatch(/^Currency .* is not one of its choices$/);
+			expect(error.detail).toBe(`It must be one of ${allowed}.`);
 		},
 	);
 
@@ -520,7 +539,8 @@ describe('validateQuotaRequest (docs/api.md, Available quota)', () => {
 		const error = rejects(checkQuota({ currency }));
 		expect(error.field).toBe('currency');
 		expect(error.rule).toBe('required');
-		expect(error.message).toContain(`one of ${QUOTA_CURRENCIES.length} currency codes (ISO 4217 and CNH`);
+		expect(error.message).toBe('Currency is empty');
+		expect(error.hint).toContain(`Enter one of ${QUOTA_CURRENCIES.length} currency codes (ISO 4217 and CNH`);
 	});
 
 	it.each([undefined, '', null])('requires tradeType for BENEFICIARY (%p refused)', (tradeType) => {
@@ -541,7 +561,8 @@ describe('validateQuotaRequest (docs/api.md, Available quota)', () => {
 			const error = rejects(checkQuota({ quotaAccumulationMethod: method, tradeType }));
 			expect(error.field).toBe('tradeType');
 			expect(error.rule).toBe('only for BENEFICIARY');
-			expect(error.message).toContain(method);
+			expect(error.message).toBe('Trade Type is only for Accumulation Method BENEFICIARY');
+			expect(error.detail).toBe(`Accumulation Method is "${method}".`);
 		}
 	});
 
@@ -690,7 +711,7 @@ describe('validators never throw anything but a ValidationError (property)', () 
 				error instanceof ValidationError &&
 				typeof error.rule === 'string' &&
 				error.field !== '' &&
-				error.message.includes(error.field);
+				error.message.includes(nameInMessage(error.field));
 			return complete ? 'refused' : error;
 		}
 	}

@@ -104,7 +104,9 @@ describe('verifyResponse (docs/api.md, Verifying a response)', () => {
 	});
 
 	it('says what is wrong and what it usually means', () => {
-		expect(() => verify(signedResponse(BODY), BODY.replace('S', 'F'))).toThrow(/signature could not be verified/);
+		expect(() => verify(signedResponse(BODY), BODY.replace('S', 'F'))).toThrow(
+			/^The answer's signature does not match its body$/,
+		);
 		const e = thrown(() => verify(signedResponse(BODY, { key: createPrivateKey(otherPrivate) })));
 		expect((e as PartnerError).hint).toMatch(/Service Public Key/);
 	});

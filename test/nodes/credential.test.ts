@@ -55,11 +55,17 @@ describe('credential fields', () => {
 			'servicePublicKey',
 			'keyVersion',
 			'responseTimeToleranceSeconds',
+			'accessToken',
 		]);
 		const environment = credential.properties[0];
 		expect(environment.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual(['sg', 'eu', 'na', 'custom']);
 		expect(credential.properties.find((p) => p.name === 'privateKey')?.typeOptions).toMatchObject({ password: true });
 		expect(credential.properties.find((p) => p.name === 'keyVersion')?.default).toBe('1');
+		// A customer's OAuth token: optional, a secret n8n encrypts with the credential.
+		const accessToken = credential.properties.find((p) => p.name === 'accessToken');
+		expect(accessToken).toMatchObject({ displayName: 'Access Token', type: 'string', default: '' });
+		expect(accessToken?.typeOptions).toMatchObject({ password: true });
+		expect(accessToken?.required).toBeFalsy();
 	});
 });
 
@@ -140,7 +146,7 @@ describe('authenticate', () => {
 			(e: Error) => e,
 		);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toMatch(/Private Key in the credential could not be read as an RSA key/);
+		expect((error as Error).message).toMatch(/^The credential's Private Key could not be read as an RSA key$/);
 		expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain(
 			bareBase64(partnerPrivatePkcs8).slice(0, 40),
 		);

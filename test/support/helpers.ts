@@ -59,25 +59,36 @@ async function runOperation(
 	});
 }
 
-/** Get Many Beneficiaries (listBeneficiaries), its parameters as a user sets them. */
+/**
+ * Get Many Beneficiaries (listBeneficiaries), its parameters as a user sets them, the items whole
+ * (Simplify and Mask Bank Details off) unless the test sets them: most tests are about what the
+ * gateway answered. The defaults are tested as such (listAsSet) in whoseAccount.test.ts and maskBankDetails.test.ts.
+ */
 export const list = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
+	runOperation(
+		sim,
+		'listBeneficiaries',
+		{
+			simplify: false,
+			...parameters,
+			options: { maskBankDetails: false, ...(parameters.options as IDataObject | undefined) },
+		},
+		extra,
+	);
+
+/** Get Many Beneficiaries with only the parameters the test gives: the node's own defaults for the rest (Simplify and Mask Bank Details on). */
+export const listAsSet = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
 	runOperation(sim, 'listBeneficiaries', parameters, extra);
 
 /**
- * The gateway's beneficiaries as the listing outputs them: each as returned, with _listedFor saying
- * whose list it came from: { customerId } as sent, { viaAccessToken: true } when an access token was
- * sent, { ownAccount: true } when neither was (spelled out here, not taken from the node's code).
+ * The gateway's beneficiaries as the listing outputs them whole: each as returned, after
+ * `whoseAccount` (`own` or the customer's ID as sent), spelled out here, not taken from the node's code.
  */
 export function listedAs<T extends object>(
 	beneficiaries: readonly T[],
-	customerId?: string,
-	viaAccessToken = false,
-): Array<T & { _listedFor: IDataObject }> {
-	const owner: IDataObject = {
-		...(customerId !== undefined ? { customerId } : {}),
-		...(viaAccessToken ? { viaAccessToken: true } : {}),
-	};
-	return beneficiaries.map((b) => ({ ...b, _listedFor: Object.keys(owner).length > 0 ? owner : { ownAccount: true } }));
+	whose = 'own',
+): Array<{ whoseAccount: string } & T> {
+	return beneficiaries.map((b) => ({ whoseAccount: whose, ...b }));
 }
 
 export const quota = (sim: Simulator, parameters: INodeParameters, extra: RunExtras = {}) =>
@@ -86,11 +97,21 @@ export const quota = (sim: Simulator, parameters: INodeParameters, extra: RunExt
 /** The simulator's quota of service user U-1001, asked for and answered (USD 12,500.00). */
 export const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' };
 export const OK_QUOTA = {
+	whoseAccount: 'own',
+	subject: 'own USER_ID U-1001 USD',
 	quotaAccumulationMethod: 'USER_ID',
 	quotaAccumulationId: 'U-1001',
 	availableQuota: { currency: 'USD', value: '1250000' },
 	availableQuotaAmount: 12500,
 };
+
+/**
+ * A trigger's refused set (Customer IDs or Quotas): n8n's title counts the bad entries ("Quotas has
+ * 1 bad entry"), its description lists them ("row 1: ...; line 3: ...") and ends with this hint.
+ */
+export const SET_HINT = 'Correct them: nothing is watched until every entry is valid. Nothing was sent.';
+/** The description of a refused set whose bad entries are `entries` ("row 1: ...; line 2: ..."). */
+export const setRefusal = (entries: string) => `${entries}. ${SET_HINT}`;
 
 /**
  * Waits until `condition` holds, looking every 10 ms (failing after `timeoutMs`, saying `what`):

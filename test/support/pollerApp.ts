@@ -35,9 +35,13 @@ export function itemsOf(poll: N8nPoll | undefined): IDataObject[] {
 	return poll?.items ?? [];
 }
 export const U = { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' } as const;
-export const BELOW = { triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 };
-export const CHANGED = { triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA };
-export const SMALL = { customerId: 'CUST_SMALL' };
+/** Your own quota subject U-1001 as the one row of a quota trigger, its threshold (if any) in the row. */
+export const ownQuota = (threshold?: number) => ({
+	quotas: { quota: [{ connectedAccountId: 'own', ...QUOTA, ...(threshold === undefined ? {} : { threshold }) }] },
+});
+export const BELOW = { events: ['quotaBelowThreshold'], ...ownQuota(10000) } as unknown as INodeParameters;
+export const CHANGED = { events: ['quotaChanged'], ...ownQuota() } as unknown as INodeParameters;
+export const SMALL = { customerIds: 'CUST_SMALL' };
 
 export type Poller = ReturnType<typeof activateTrigger>;
 /** One poller of the trigger over `staticData`, against the simulator. */
@@ -52,27 +56,25 @@ export async function emitted(poller: Poller): Promise<IDataObject[] | null> {
 	return result.items?.map((item) => item.json) ?? null;
 }
 
-/** Watch Many: a quota subject as a row (USER_ID, USD), its own threshold optional. */
-export const subjectRow = (id: string, threshold = '') => ({
+/** A quota subject of your own account as a row (USER_ID, USD), its own threshold optional ('' : none). */
+export const subjectRow = (id: string, threshold: number | string = '') => ({
+	connectedAccountId: 'own',
 	quotaAccumulationMethod: 'USER_ID',
 	quotaAccumulationId: id,
 	currency: 'USD',
 	threshold,
 });
-/** Watch Many over quota subjects entered as rows (Quota Below Threshold, default threshold 100). */
+/** Quota subjects entered as rows (Quota Below Threshold); a row without a threshold gets `threshold` (100). */
 export const quotaSet = (rows: IDataObject[], threshold = 100): INodeParameters => ({
-	triggerOn: 'quota',
 	events: ['quotaBelowThreshold'],
-	watch: 'many',
-	threshold,
-	subjects: { subject: rows } as unknown as INodeParameters,
+	quotas: {
+		quota: rows.map((row) => (row.threshold === '' || row.threshold === undefined ? { ...row, threshold } : row)),
+	} as unknown as INodeParameters,
 });
-/** Watch Many over customers entered as rows. */
+/** Customers entered as Customer IDs, one a line. */
 export const customerSet = (ids: string[], event = 'beneficiaryAdded'): INodeParameters => ({
-	triggerOn: 'beneficiaries',
 	events: [event],
-	watch: 'many',
-	customers: { customer: ids.map((customerId) => ({ customerId })) } as unknown as INodeParameters,
+	customerIds: ids.join('\n'),
 });
 
 /** The first watched entry's own saved state (one subject's, or the set's first), as JSON: what a failed read must leave as it was. */

@@ -113,6 +113,7 @@ export interface Model {
 	family: Family;
 	saving: N8nSaving;
 	active: boolean;
+	/** How the entries are entered (parametersOf): 'one' as rows (customers: IDs alone), 'set' as pasted lines. */
 	shape: 'one' | 'set';
 	/** Indexes of the watched customers or subjects (a set's rows; one: the first). */
 	watched: number[];
@@ -176,8 +177,9 @@ const entryIds = (m: Model): string[] => [
 /** The crowd's amount (minor units) at its start, above both thresholds; a move goes below both, or above. */
 const CROWD_ABOVE = 3_000_000;
 const CROWD_BELOW = 50;
+/** How a report names an entry: the quota's subject (whose account first), or whose beneficiaries. */
 const labelOf = (m: Model, id: string) =>
-	m.family === 'quota' ? `USER_ID ${whose(id)[1]} USD${whose(id)[0] && ` of ${whose(id)[0]}`}` : `customer ${id}`;
+	m.family === 'quota' ? `${whose(id)[0] || 'own'} USER_ID ${whose(id)[1]} USD` : `${id} beneficiaries`;
 const clone = (memory: Memory): Memory => structuredClone(memory);
 function groupBy<T, K>(values: T[], keyOf: (value: T) => K): Map<K, T[]> {
 	const groups = new Map<K, T[]>();
@@ -185,26 +187,36 @@ function groupBy<T, K>(values: T[], keyOf: (value: T) => K): Map<K, T[]> {
 	return groups;
 }
 
-/** The trigger's parameters for the model's configuration (version 3, masking off so items name payees whole). */
+/**
+ * The trigger's parameters for the model's configuration (masking and Simplify off, so items name
+ * payees whole). Its shape is how the entries are entered, the same requests either way: 'one' as
+ * Quotas rows (customers: their IDs alone), 'set' as Quotas as Text lines (customers: after a
+ * comment and a blank line); each quota with the model's threshold.
+ */
 export function parametersOf(m: Model): INodeParameters {
 	const ids = entryIds(m);
-	const common: IDataObject = { triggerOn: m.family, events: m.events, threshold: m.threshold, maskBankDetails: false };
 	// Short, so that a request without an answer costs a second; an edit of it keeps the request.
-	const options: IDataObject = { timeout: m.timeout ? 1500 : 1000 };
+	const timeout = m.timeout ? 1500 : 1000;
 	if (m.family === 'quota') {
-		const subject = (entry: string) => {
-			const [connectedAccountId, id] = whose(entry);
-			return { connectedAccountId, quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: id, currency: 'USD' };
-		};
-		if (m.shape === 'one')
-			return { ...common, watch: 'one', ...subject(ids[0]), options } as unknown as INodeParameters;
-		const rows = ids.map((id) => ({ ...subject(id), threshold: '' }));
-		return { ...common, watch: 'many', options, subjects: { subject: rows } } as unknown as INodeParameters;
+		const common = { events: m.events, options: { timeout } };
+		const account = (entry: string) => whose(entry)[0] || 'own';
+		if (m.shape === 'one') {
+			const rows = ids.map((entry) => ({
+				connectedAccountId: account(entry),
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: whose(entry)[1],
+				currency: 'USD',
+				threshold: m.threshold,
+			}));
+			return { ...common, quotas: { quota: rows } } as unknown as INodeParameters;
+		}
+		const lines = ids.map((entry) => `${account(entry)}, USER_ID, ${whose(entry)[1]}, USD, ${m.threshold}`);
+		return { ...common, options: { ...common.options, quotasText: lines.join('\n') } } as unknown as INodeParameters;
 	}
 	const filters = m.emptyFilter ? { filters: { currencyList: [], beneficiaryNick: '' } } : {};
-	if (m.shape === 'one') return { ...common, ...filters, watch: 'one', customerId: ids[0], options } as INodeParameters;
-	const customers = { customer: ids.map((customerId) => ({ customerId })) };
-	return { ...common, ...filters, watch: 'many', options, customers } as unknown as INodeParameters;
+	const customerIds = m.shape === 'one' ? ids.join('\n') : `# the customers watched\n\n${ids.join('\n')}`;
+	const options: IDataObject = { timeout, maskBankDetails: false, simplify: false };
+	return { events: m.events, ...filters, customerIds, options } as unknown as INodeParameters;
 }
 
 /** A payee's identity as every item shows it: its reference ID, else its nickname and its token's last four. */
@@ -396,7 +408,7 @@ export class Run {
 			}
 			return await this.observe(() => this.n8n.poll(), 'poll');
 		}
-		// An edit: the same request (events, threshold, Timeout, an empty filter, one <-> a set of one) or a row more or less.
+		// An edit: the same request (events, threshold, Timeout, an empty filter, rows <-> pasted lines) or a row more or less.
 		if (kind === 'events') {
 			const all = m.family === 'quota' ? QUOTA_EVENTS : BENEFICIARY_EVENTS;
 			const picked = all.filter((_, i) => ((a % (2 ** all.length - 1)) + 1) & (1 << i));
@@ -524,9 +536,10 @@ export class Run {
 	}
 
 	private itemEntry(item: IDataObject): string {
+		const account = String(item.whoseAccount ?? '');
 		if (this.m.family === 'quota')
-			return `${item.connectedAccountId ? `${String(item.connectedAccountId)}/` : ''}${String(item.quotaAccumulationId)}`;
-		return String((item._listedFor as IDataObject | undefined)?.customerId ?? '');
+			return `${account === 'own' ? '' : `${account}/`}${String(item.quotaAccumulationId)}`;
+		return account;
 	}
 
 	/** `at`: when the failing answer went (a status U's wait runs from it). */
@@ -547,14 +560,18 @@ export class Run {
 		} else known.stage = 'failed';
 	}
 
-	/** A failure report: it names exactly the entries with a stage not told (or an episode that ended untold). */
-	private report(error: Error): void {
+	/**
+	 * A failure report: it names exactly the entries with a stage not told (or an episode that ended
+	 * untold), one entry in n8n's title, the entries of a set in its description.
+	 */
+	private report(error: Error & { description?: string }): void {
 		const m = this.m;
+		const shown = `${error.message} | ${error.description ?? ''}`;
 		const due = entryIds(m).filter((id) => m.memory[id] && news(m.memory[id]));
-		const named = entryIds(m).filter((id) => error.message.includes(labelOf(m, id)));
+		const named = entryIds(m).filter((id) => shown.includes(labelOf(m, id)));
 		const reported = named.length > 0 || entryIds(m).length > 1 ? named : entryIds(m);
 		if (JSON.stringify(reported) !== JSON.stringify(due))
-			this.fail(`a report named [${reported.join(', ')}] where [${due.join(', ')}] had news: ${error.message}`);
+			this.fail(`a report named [${reported.join(', ')}] where [${due.join(', ')}] had news: ${shown}`);
 		for (const id of due) {
 			const k = m.memory[id];
 			if (news({ ...k, ended: false })) k.told.push(k.stage as string);

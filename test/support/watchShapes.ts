@@ -1,9 +1,9 @@
 /**
  * One guarantee, every shape it serves: the trigger watching one subject alone ('one'), or the
  * same subject as the first entry of a set beside a quiet one ('set'), under each way n8n saves a
- * poll (test/support/n8nApp.ts: 'emit', 'scheduler', 'durable'). Node version 3.
+ * poll (test/support/n8nApp.ts: 'emit', 'scheduler', 'durable').
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { sandboxCredentials } from '../../sandbox/engine';
 import { n8nApp, type N8nSaving } from './n8nApp';
@@ -16,20 +16,27 @@ export type Shape = (typeof SHAPES)[number];
 /** Every shape under every saving, for describe.each. */
 export const CELLS = SHAPES.flatMap((shape) => SAVINGS.map((saving) => [shape, saving] as [Shape, N8nSaving]));
 
-/** The quota subject U-1001 (USD 12,500.00) for `events`, alone or first of a set beside U-B1, whose own threshold 0 never alerts. */
+/**
+ * The quota subject U-1001 (USD 12,500.00) of your own account for `events`, alone or first of a
+ * set beside U-B1, whose own threshold 0 never alerts. `more.threshold` is U-1001's threshold
+ * (10000 unless given); the rest are parameters as given.
+ */
 export function quotaTrigger(shape: Shape, events: string[], more: IDataObject = {}): INodeParameters {
 	const { threshold = 10000, ...rest } = more;
-	const common = { triggerOn: 'quota', events, threshold, ...rest };
-	if (shape === 'one') return { ...common, watch: 'one', ...QUOTA } as INodeParameters;
-	const row = (id: string, own = '') => ({ ...QUOTA, quotaAccumulationId: id, threshold: own });
-	return {
-		...common,
-		watch: 'many',
-		subjects: { subject: [row('U-1001'), row('U-B1', '0')] },
-	} as unknown as INodeParameters;
+	const row = (id: string, own: unknown) => ({
+		connectedAccountId: 'own',
+		...QUOTA,
+		quotaAccumulationId: id,
+		threshold: own,
+	});
+	const rows = shape === 'one' ? [row('U-1001', threshold)] : [row('U-1001', threshold), row('U-B1', 0)];
+	return { events, quotas: { quota: rows }, ...rest } as unknown as INodeParameters;
 }
 
-/** Customer `customerId`'s list for `events`, alone or first of a set beside CUST_EMPTY. */
+/**
+ * Customer `customerId`'s list (own for your own) for `events`, alone or first of a set beside
+ * CUST_EMPTY, its items whole (Simplify off) unless `more.options` says otherwise.
+ */
 export function customerTrigger(
 	shape: Shape,
 	events: string[],
@@ -37,16 +44,23 @@ export function customerTrigger(
 	more: IDataObject = {},
 ): INodeParameters {
 	const { options = {}, ...rest } = more as { options?: IDataObject };
-	const common = { triggerOn: 'beneficiaries', events, ...rest };
-	if (shape === 'one') return { ...common, watch: 'one', customerId, options } as INodeParameters;
-	const customers = { customer: [{ customerId }, { customerId: 'CUST_EMPTY' }] };
-	return { ...common, watch: 'many', options, customers } as unknown as INodeParameters;
+	const customerIds = shape === 'one' ? customerId : `${customerId}\nCUST_EMPTY`;
+	return { events, customerIds, options: { simplify: false, ...options }, ...rest } as unknown as INodeParameters;
 }
 
-/** The trigger (version 3) in an n8n app saving as `saving`, against the simulator. */
-export function appOf(sim: () => Simulator) {
+/**
+ * The trigger in an n8n app saving as `saving`, against the simulator; `credential` adds fields to
+ * the simulator's credential (an `accessToken`, say).
+ */
+export function appOf(sim: () => Simulator, credential: IDataObject = {}) {
 	return (parameters: INodeParameters, saving: N8nSaving, pollBudgetMs?: number) =>
-		n8nApp({ parameters, credentials: sandboxCredentials(sim().url), saving, typeVersion: 3, pollBudgetMs });
+		n8nApp({
+			parameters,
+			credentials: { ...sandboxCredentials(sim().url), ...credential } as ICredentialDataDecryptedObject,
+			saving,
+			typeVersion: 1,
+			pollBudgetMs,
+		});
 }
 
 /** The watched subject's record in a saved state (the first entry: alone, or first of the set). */

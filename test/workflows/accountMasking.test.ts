@@ -26,13 +26,17 @@ describe('a quota failure that echoes the accumulation ID shows it by its last f
 
 		const failed = await quota(sim(), parameters);
 		expect(failed.status).toBe('error');
-		expect(failed.error?.message).toBe(`The API answered ACCOUNT_NOT_EXIST: No ${method} ${masked}`);
+		// The message starts with the subject, its account by its last four as well.
+		const subject = `own ${method} ${masked} USD`;
+		// The code and its meaning in the message; the gateway's words, masked, in resultMessage only.
+		expect(failed.error?.message).toBe(`${subject}: The API answered ACCOUNT_NOT_EXIST: the account does not exist`);
 		expect(produced(failed)).not.toContain(id);
 
 		const continued = await quota(sim(), parameters, { continueOnFail: true });
 		expect(continued.json).toEqual([
 			expect.objectContaining({
-				error: `The API answered ACCOUNT_NOT_EXIST: No ${method} ${masked}`,
+				error: `${subject}: The API answered ACCOUNT_NOT_EXIST: the account does not exist`,
+				whoseAccount: 'own',
 				resultCode: 'ACCOUNT_NOT_EXIST',
 				resultMessage: `No ${method} ${masked}`,
 			}),
@@ -74,8 +78,8 @@ describe('a quota failure that echoes the accumulation ID shows it by its last f
 			{ continueOnFail: true },
 		);
 		expect(String(run.json[0].resultMessage)).toMatch(/^Account U-1001 \(1001, 1001\) does not exist/);
-		expect(String(run.json[0].description)).toContain(
-			'Check the account (the accumulation ID or Connected Account ID)',
+		expect(String(run.json[0].description)).toBe(
+			'Check the Accumulation ID and the Connected Account ID, then run again.',
 		);
 	});
 
@@ -86,8 +90,9 @@ describe('a quota failure that echoes the accumulation ID shows it by its last f
 			{ quotaAccumulationMethod: 'RECEIVING_ACCOUNT', quotaAccumulationId: 'RA-2001', currency: 'USD' },
 			{ continueOnFail: true },
 		);
-		expect(String(run.json[0].error)).toMatch(
-			/response-time \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00 is 6\d\d s old .*\(\d{4}-\d{2}-\d{2}T[\d:.]+Z\); at most 300 s/,
+		expect(String(run.json[0].error)).toMatch(/The answer is not fresh: it is 6\d\d s old by this n8n host's clock$/);
+		expect(String(run.json[0].description)).toMatch(
+			/^Its `response-time` is \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00 and this host's clock said \d{4}-\d{2}-\d{2}T[\d:.]+Z; the credential's Response Time Tolerance accepts at most 300 s\./,
 		);
 	});
 });

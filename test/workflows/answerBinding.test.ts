@@ -19,7 +19,7 @@ import { list, listedAs, QUOTA, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
-/** CUST_SMALL's beneficiaries as listed (each with _listedFor). */
+/** CUST_SMALL's beneficiaries as listed (each with whoseAccount). */
 const SMALL = listedAs(createCustomers().get('CUST_SMALL')?.beneficiaries as Beneficiary[], 'CUST_SMALL');
 const bodies = () => sim().requests.map((r) => JSON.parse(r.body) as IDataObject);
 
@@ -93,10 +93,10 @@ describe('a listing read across pages is whole at one moment', () => {
 		const run = await list(sim(), { returnAll: true, customerId: 'CUST_LARGE' });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(
-			/^The beneficiary list changed while it was being read: .*it was read 4 times and no two reads in a row agreed$/,
+		expect(run.error?.message).toBe('CUST_LARGE beneficiaries: The beneficiary list changed while it was being read');
+		expect(run.error?.description).toMatch(
+			/^Page \d+ was not the same at two reads in a row .* It was read 4 times and no two reads in a row agreed; .* Run the node again once the beneficiaries stop changing\.$/,
 		);
-		expect(run.error?.description).toMatch(/Run the node again once the beneficiaries stop changing/);
 		expect(sim().requests).toHaveLength(4 * 7);
 	});
 
@@ -118,8 +118,8 @@ describe('bank details are masked in every message', () => {
 		});
 		expect(run.status).toBe('error');
 		const text = JSON.stringify(run.error);
-		expect(run.error?.message).toMatch(/ignored the Bank Account Number filter/);
-		expect(run.error?.message).toContain(`"****${(wanted.bankAccountNo as string).slice(-4)}"`);
+		expect(run.error?.message).toBe('CUST_LARGE beneficiaries: The gateway ignored the Bank Account Number filter');
+		expect(run.error?.description).toContain(`"****${(wanted.bankAccountNo as string).slice(-4)}"`);
 		for (const b of LARGE) {
 			if (b.bankAccountNo) expect(text).not.toContain(b.bankAccountNo);
 		}
@@ -160,15 +160,22 @@ describe('bank details are masked in every message', () => {
 			quotaAccumulationId: 'RA-JPY',
 			currency: 'JPY',
 		});
+		// Whose quota and which, its account by its last four, then both accounts by theirs (in the detail).
 		expect(run.error?.message).toBe(
-			'The quota answer is about quotaAccumulationId "****ELSE", not the "****-JPY" asked for',
+			'own RECEIVING_ACCOUNT ****-JPY JPY: The quota answer is about another Accumulation ID',
 		);
+		expect(run.error?.description).toContain('"****ELSE", not the "****-JPY" asked for');
 		expect(JSON.stringify(run.error)).not.toContain('RA-JPY');
 	});
 
 	it('a refused IBAN filter is named without its full value', async () => {
 		const run = await list(sim(), { returnAll: true, filters: { bankAccountIBAN: 'GB29 NWBK 6016 1331 9268 19' } });
-		expect(run.error?.message).toMatch(/bankAccountIBAN "\*\*\*\*8 19" does not match the pattern/);
+		expect(run.error?.message).toBe(
+			'own beneficiaries: Bank Account IBAN "****8 19" is not in the form the API accepts',
+		);
+		expect(run.error?.description).toMatch(
+			/^It must be a country code, two check digits, then up to 30 letters or digits, without spaces\. /,
+		);
 		expect(JSON.stringify(run.error)).not.toContain('6016 1331');
 	});
 });
@@ -183,7 +190,8 @@ describe('Continue On Fail covers every per-item parameter', () => {
 		expect(run.status).toBe('success');
 		expect(run.json).toHaveLength(3);
 		expect(run.json[0]).toMatchObject({ field: 'timeout' });
-		expect(String(run.json[0].error)).toMatch(/Timeout must be a whole number from 1000 to 300000, got 0/);
+		expect(String(run.json[0].error)).toMatch(/Timeout must be a whole number from 1000 to 300000$/);
+		expect(String(run.json[0].description)).toMatch(/^It is 0\. Correct Timeout/);
 		expect(run.json[1]).toMatchObject({ quotaAccumulationId: 'U-1001' });
 		expect(run.json[2]).toMatchObject({ quotaAccumulationId: 'U-1001' });
 		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -209,7 +217,8 @@ describe('Continue On Fail covers every per-item parameter', () => {
 		);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/Timeout must be a whole number from 1000 to 300000, got 0/);
+		expect(run.error?.message).toMatch(/Timeout must be a whole number from 1000 to 300000$/);
+		expect(run.error?.description).toMatch(/^It is 0\. /);
 		expect(sim().requests).toHaveLength(0);
 	});
 });
@@ -222,7 +231,9 @@ describe('a replayed answer is refused', () => {
 		const again = await list(sim(), { returnAll: false, limit: 5, customerId: 'CUST_SMALL' });
 		expect(again.status).toBe('error');
 		expect(again.json).toEqual([]);
-		expect(again.error?.message).toMatch(/was already received once: the same signed answer came back again/);
+		expect(again.error?.message).toBe(
+			'CUST_SMALL beneficiaries: The same signed answer came back a second time (a replay)',
+		);
 		// The replay really was the earlier answer: the same bytes verified (no signature or freshness error).
 		expect(sim().requests.at(-1)?.fault).toBe('replay');
 	});
@@ -244,7 +255,7 @@ describe('a replayed answer is refused', () => {
 		const again = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }).finally(() => moved.mockRestore());
 		expect(sim().requests.at(-1)?.fault).toBe('replay');
 		expect(again.status).toBe('error');
-		expect(again.error?.message).toMatch(/already received once/);
+		expect(again.error?.message).toMatch(/came back a second time \(a replay\)$/);
 	});
 });
 

@@ -25,13 +25,13 @@ const WHOLE_NODE_FAILURES: Array<[string, INodeParameters, ICredentialDataDecryp
 		'a private key that cannot be read',
 		QUOTA,
 		{ privateKey: 'not a key' },
-		/^The Private Key in the credential could not be read as an RSA key/,
+		/^The credential's Private Key could not be read as an RSA key$/,
 	],
 	[
 		'a service public key that cannot be read',
 		QUOTA,
 		{ servicePublicKey: '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----' },
-		/^The Service Public Key in the credential could not be read as an RSA key/,
+		/^The credential's Service Public Key could not be read as an RSA key$/,
 	],
 	[
 		'an unsupported operation',
@@ -114,8 +114,9 @@ describe('items that fail one by one', () => {
 		expect(errors.map((item) => item.json)).toEqual([
 			{
 				id: 'U-CONTRACT',
-				error: expect.stringMatching(/^The API answered CONTRACT_CHECK_FAIL/),
+				error: expect.stringMatching(/^own USER_ID U-CONTRACT USD: The API answered CONTRACT_CHECK_FAIL/),
 				details: expect.objectContaining({
+					whoseAccount: 'own',
 					resultCode: 'CONTRACT_CHECK_FAIL',
 					resultStatus: 'F',
 					description: expect.any(String),
@@ -123,8 +124,11 @@ describe('items that fail one by one', () => {
 			},
 			{
 				id: '',
-				error: expect.stringMatching(/Accumulation ID/),
-				details: expect.objectContaining({ field: 'quotaAccumulationId' }),
+				error: 'own quota: Accumulation ID is empty',
+				details: expect.objectContaining({
+					field: 'quotaAccumulationId',
+					description: 'Enter the service user ID whose quota to read. Nothing was sent.',
+				}),
 			},
 		]);
 		expect(errors.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);

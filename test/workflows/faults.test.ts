@@ -1,5 +1,6 @@
 import { createCustomers, type Beneficiary } from '../../sandbox/data';
 import type { FaultKind } from '../../sandbox/server';
+import { ERRORS_DOC } from '../../nodes/PartnerAccountInquiry/shared/core/links';
 import { list, listedAs, quota, useSimulator, watchedNode } from '../support/helpers';
 
 const { sim } = useSimulator();
@@ -14,6 +15,8 @@ const QUOTA = {
 const QUOTA_5S = { ...QUOTA, options: { timeout: 5000 } };
 const OK_QUOTA = [
 	{
+		whoseAccount: 'own',
+		subject: 'own USER_ID U-1001 USD',
 		quotaAccumulationMethod: 'USER_ID',
 		quotaAccumulationId: 'U-1001',
 		availableQuota: { currency: 'USD', value: '1250000' },
@@ -85,7 +88,7 @@ describe('transient faults are retried, freshly signed, and lose nothing', () =>
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(message);
-		expect(run.error?.description).toMatch(/tried 4 times/);
+		expect(run.error?.description).toMatch(/^Tried 4 times, with growing pauses, each freshly signed; /);
 		expect(sim().requests).toHaveLength(4);
 	});
 
@@ -154,7 +157,10 @@ describe('an unknown outcome is not retried inline', () => {
 		expect(run.status).toBe('error');
 		expect(sim().requests).toHaveLength(1);
 		expect(run.error?.message).toMatch(/UNKNOWN_EXCEPTION/);
-		expect(run.error?.description).toMatch(/at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes/);
+		// The schedule (at most 7 repeats, 5 to 320 minutes apart) is behind the README's link.
+		expect(run.error?.description).toBe(
+			`The outcome is unknown (status U). Retry later on the API's schedule, then contact support: ${ERRORS_DOC}`,
+		);
 	});
 
 	it('a signed U answer on HTTP 500 is judged by its result code: no inline retry, the API’s schedule', async () => {
@@ -166,24 +172,25 @@ describe('an unknown outcome is not retried inline', () => {
 		});
 		const run = await quota(sim(), QUOTA);
 		expect(run.error?.message).toMatch(/UNKNOWN_EXCEPTION/);
-		expect(run.error?.description).toMatch(/at most 7 times/);
+		expect(run.error?.description).toContain(ERRORS_DOC);
 		expect(sim().requests).toHaveLength(1);
 	});
 });
 
 describe('integrity failures are never retried and never emit data', () => {
-	it.each<[FaultKind, RegExp]>([
-		['alterBody', /response signature could not be verified: it does not match the response body/],
-		['unsigned', /carries no signature header/],
-		['wrongKey', /response signature could not be verified/],
-		['foreignClientId', /addressed to client ID "SOMEONE_ELSE_9999"/],
-	])('%s', async (fault, message) => {
+	it.each<[FaultKind, RegExp, RegExp]>([
+		['alterBody', /The answer's signature does not match its body$/, /altered on its way.*Service Public Key/],
+		['unsigned', /The answer carries no signature, so it cannot be verified$/, /Base URL/],
+		['wrongKey', /The answer's signature does not match its body$/, /Service Public Key/],
+		['foreignClientId', /addressed to another client than the credential's$/, /client ID "SOMEONE_ELSE_9999"/],
+	])('%s', async (fault, message, description) => {
 		sim().addFault({ fault, operation: 'quota' });
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
 		expect(run.error?.message).toMatch(message);
-		expect(run.error?.description).toMatch(/Service Public Key|base URL|do not use its data/i);
+		expect(run.error?.description).toMatch(description);
+		expect(run.error?.description).toMatch(/nothing from (it|this one|the answer) was used/);
 		expect(sim().requests).toHaveLength(1);
 	});
 
@@ -210,8 +217,9 @@ describe('integrity failures are never retried and never emit data', () => {
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/ACCOUNT_NOT_EXIST: no such account/);
-		expect(run.error?.description).toMatch(/did not sign this failure answer/);
+		expect(run.error?.message).toMatch(/The API answered ACCOUNT_NOT_EXIST: the account does not exist$/);
+		expect(run.error?.description).toMatch(/^The gateway did not sign this failure answer; /);
+		expect(run.json).toEqual([]);
 		expect(sim().requests[0].headers.signature).toBeDefined();
 	});
 
@@ -225,7 +233,7 @@ describe('integrity failures are never retried and never emit data', () => {
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/carries no signature header/);
+		expect(run.error?.message).toMatch(/The answer carries no signature, so it cannot be verified$/);
 	});
 
 	it('a redirect is not followed: the signed body and headers never reach another address', async () => {
@@ -241,7 +249,8 @@ describe('integrity failures are never retried and never emit data', () => {
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/about quotaAccumulationId "U-1001-SOMEONE-ELSE", not the "U-1001" asked for/);
+		expect(run.error?.message).toMatch(/The quota answer is about another Accumulation ID$/);
+		expect(run.error?.description).toMatch(/^It is about "U-1001-SOMEONE-ELSE", not the "U-1001" asked for;/);
 	});
 });
 
@@ -250,7 +259,8 @@ describe('malformed answers are clear errors, not crashes', () => {
 		sim().addFault({ fault: 'malformedJson', operation: 'quota' });
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/The response body is not valid JSON \(\d+ characters, starting "\{\\"result/);
+		expect(run.error?.message).toMatch(/The answer is not valid JSON$/);
+		expect(run.error?.description).toMatch(/^It has \d+ characters, starting "\{\\"result/);
 		expect(sim().requests).toHaveLength(1);
 	});
 });

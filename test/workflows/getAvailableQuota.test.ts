@@ -11,8 +11,9 @@ describe('Get Available Quota through n8n’s engine', () => {
 		['USER_ID', 'U-1002', 'USD', undefined, { currency: 'USD', value: '0' }, 0],
 		['RECEIVING_ACCOUNT', 'RA-2001', 'USD', undefined, { currency: 'USD', value: '98765432' }, 987654.32],
 		['RECEIVING_ACCOUNT', 'RA-JPY', 'JPY', undefined, { currency: 'JPY', value: '5000000' }, 5000000],
-		['VIRTUAL_ACCOUNT', 'VA-3001', 'EUR', undefined, { currency: 'EUR', value: 4200050 }, 42000.5],
-		['VIRTUAL_ACCOUNT', 'VA-KRW', 'KRW', undefined, { currency: 'KRW', value: 75000000 }, 75000000],
+		// The gateway sends these two as numbers: the item's value is text whatever it sent.
+		['VIRTUAL_ACCOUNT', 'VA-3001', 'EUR', undefined, { currency: 'EUR', value: '4200050' }, 42000.5],
+		['VIRTUAL_ACCOUNT', 'VA-KRW', 'KRW', undefined, { currency: 'KRW', value: '75000000' }, 75000000],
 		['BENEFICIARY', 'B-4001', 'USD', 'GOODS', { currency: 'USD', value: '3000000' }, 30000],
 		['BENEFICIARY', 'B-4001', 'USD', 'SERVICE', { currency: 'USD', value: '150075' }, 1500.75],
 	])('%s %s %s %s', async (method, id, currency, tradeType, availableQuota, amount) => {
@@ -25,6 +26,8 @@ describe('Get Available Quota through n8n’s engine', () => {
 		expect(run.status).toBe('success');
 		expect(run.json).toEqual([
 			{
+				whoseAccount: 'own',
+				subject: ['own', method, id, currency, tradeType].filter(Boolean).join(' '),
 				quotaAccumulationMethod: method,
 				quotaAccumulationId: id,
 				...(tradeType ? { tradeType } : {}),
@@ -51,14 +54,17 @@ describe('Get Available Quota through n8n’s engine', () => {
 		expect(bodies()[0]).not.toHaveProperty('tradeType');
 	});
 
-	it('sends Connected-AccountId and Access-Token headers from the options', async () => {
-		await quota(sim(), {
-			quotaAccumulationMethod: 'USER_ID',
-			quotaAccumulationId: 'U-1001',
-			currency: 'USD',
-			connectedAccountId: 'ACC-77',
-			options: { accessToken: 'tok-9' },
-		});
+	it('sends the Connected-AccountId header from the parameter and Access-Token from the credential', async () => {
+		await quota(
+			sim(),
+			{
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: 'U-1001',
+				currency: 'USD',
+				connectedAccountId: 'ACC-77',
+			},
+			{ credentials: { accessToken: 'tok-9' } },
+		);
 		const { headers } = sim().requests[0];
 		expect(headers['connected-accountid']).toBe('ACC-77');
 		expect(headers['access-token']).toBe('tok-9');

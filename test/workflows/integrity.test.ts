@@ -10,18 +10,21 @@ import { list, listedAs, OK_QUOTA, QUOTA, quota, useSimulator } from '../support
 const { sim } = useSimulator();
 const LARGE = createCustomers().get('CUST_LARGE')?.beneficiaries as Beneficiary[];
 const PLANTED = 'planted-0123456789abcdef';
+/** What n8n shows of a failed run: its title, then its description (the error's detail, then its hint). */
+const shown = (run: { error?: { message?: string; description?: string } }) =>
+	`${run.error?.message}. ${run.error?.description ?? ''}`;
 
 describe('freshness: a signed answer from another time is not used', () => {
 	it.each([
-		['staleTime', /not fresh: its response-time .* is \d{3} s old by this n8n host's clock/],
-		['futureTime', /not fresh: its response-time .* is \d{3} s in the future/],
-		['badTime', /response-time "x" is not an ISO 8601 time with a zone/],
+		['staleTime', /The answer is not fresh: it is \d{3} s old by this n8n host's clock\. Its `response-time` is /],
+		['futureTime', /The answer is not fresh: it is \d{3} s in the future by this n8n host's clock\. /],
+		['badTime', /The answer's time is not a date, .*\. Its `response-time` is "x", not an ISO 8601 time with a zone/],
 	] as const)('%s: refused, nothing emitted, not retried', async (fault, message) => {
 		sim().addFault({ fault, operation: 'quota' });
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(message);
+		expect(shown(run)).toMatch(message);
 		expect(sim().requests).toHaveLength(1);
 	});
 
@@ -42,7 +45,8 @@ describe('freshness: a signed answer from another time is not used', () => {
 	it.each([0, -5, 'abc'])('a tolerance of %p is refused, never "no check"', async (tolerance) => {
 		const run = await quota(sim(), QUOTA, { credentials: { responseTimeToleranceSeconds: tolerance } });
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/Response Time Tolerance \(Seconds\) must be a whole number from 1 to 86400/);
+		expect(run.error?.message).toBe('Response Time Tolerance must be a whole number from 1 to 86400');
+		expect(run.error?.description).toMatch(/^It is .*\. Correct Response Time Tolerance, then run again\./);
 		expect(sim().requests).toHaveLength(0);
 	});
 });
@@ -57,8 +61,9 @@ describe('the answer must be about the question', () => {
 		});
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(
-			/The gateway ignored the Currencies filter: beneficiary \d+ on page 1 has currency "(?!USD)[A-Z]{3}", but only \["USD"\] was asked for/,
+		expect(run.error?.message).toBe('CUST_LARGE beneficiaries: The gateway ignored the Currencies filter');
+		expect(run.error?.description).toMatch(
+			/^Beneficiary \d+ on page 1 has `currency` "(?!USD)[A-Z]{3}", but only \["USD"\] was asked for;/,
 		);
 	});
 
@@ -71,9 +76,7 @@ describe('the answer must be about the question', () => {
 			customerId: 'CUST_LARGE',
 		});
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(
-			/ignored the Beneficiary Token filter.*\(value hidden\), but only \(value hidden\)/,
-		);
+		expect(shown(run)).toMatch(/ignored the Beneficiary Token filter\. .*\(value hidden\), but only \(value hidden\)/);
 		expect(JSON.stringify(run.error)).not.toContain(token);
 	});
 
@@ -103,10 +106,10 @@ describe('the answer must be about the question', () => {
 		const run = await quota(sim(), parameters);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(
+		expect(shown(run)).toMatch(
 			field === 'availableQuota'
-				? /no availableQuota with a currency/
-				: new RegExp(`it has no ${field}, which the API makes required`),
+				? /The quota answer has no available quota with a currency\. The API makes `availableQuota`/
+				: new RegExp(`The quota answer has no [A-Z][A-Za-z ]+\\. The API makes \`${field}\` required`),
 		);
 	});
 });
@@ -121,7 +124,8 @@ describe('the answer must be of the documented shape', () => {
 		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toContain(`beneficiary 1 on page 1 is ${what}, not an object`);
+		expect(run.error?.message).toMatch(/The beneficiary list answer is not of the documented shape$/);
+		expect(run.error?.description).toContain(`Beneficiary 1 on page 1 is ${what}, not an object`);
 	});
 
 	it('a page with items but totals of 0 is an impossible page, not "no beneficiaries"', async () => {
@@ -129,8 +133,8 @@ describe('the answer must be of the documented shape', () => {
 		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(
-			/carries \d+ beneficiaries but reports totalCount 0 and totalPageNumber 0, an impossible page/,
+		expect(run.error?.description).toMatch(
+			/carries \d+ beneficiaries but reports `totalCount` 0 and `totalPageNumber` 0, an impossible page/,
 		);
 	});
 
@@ -139,7 +143,8 @@ describe('the answer must be of the documented shape', () => {
 		const run = await quota(sim(), QUOTA);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/resultStatus is "X", not S, F or U/);
+		expect(run.error?.message).toMatch(/The answer has a result status other than S, F or U$/);
+		expect(run.error?.description).toMatch(/^Its `resultStatus` is "X"; /);
 	});
 });
 
@@ -148,33 +153,38 @@ describe('the request sent must be the request asked for', () => {
 		[
 			'Connected Account ID',
 			() => quota(sim(), { ...QUOTA, connectedAccountId: 'ACC\u000701' }),
-			/Connected Account ID has the character U\+0007 at position 4/,
+			/^Connected Account ID has an invisible character \(U\+0007\)\. It is at position 4 of 6\./,
 		],
 		[
 			'Access Token (secret: the character is not shown)',
-			() => quota(sim(), { ...QUOTA, options: { accessToken: 'tokén' } }),
-			/Access Token has the character U\+00E9 at position 4/,
+			() => quota(sim(), { ...QUOTA, connectedAccountId: 'ACC_0002' }, { credentials: { accessToken: 'tokén' } }),
+			// The credential's: checked when the session opens, before any item.
+			/^Access Token has a character an HTTP header cannot carry\. It has U\+00E9 at position 4;/,
 		],
 		[
 			'Client ID',
 			() => quota(sim(), QUOTA, { credentials: { clientId: 'SANDBOX_CLIENT_0001é' } }),
-			/Client ID has the character "é" \(U\+00E9\) at position 20/,
+			/Client ID has a character an HTTP header cannot carry\. It has "é" \(U\+00E9\) at position 20;/,
 		],
 		[
 			'Key Version (no splicing into the Signature header)',
 			() => quota(sim(), QUOTA, { credentials: { keyVersion: '1, signature=AAAA' } }),
-			/Key Version .*may hold only letters, digits/,
+			/Key Version has a character it may not hold\. It may hold only letters, digits/,
 		],
 	])('%s that n8n would rewrite is refused before sending', async (_name, run, message) => {
 		const result = await run();
 		expect(result.status).toBe('error');
 		expect(result.json).toEqual([]);
-		expect(result.error?.message).toMatch(message);
+		expect(shown(result)).toMatch(message);
 		expect(sim().requests).toHaveLength(0);
 	});
 
 	it('the access token is never shown, even its offending character', async () => {
-		const result = await quota(sim(), { ...QUOTA, options: { accessToken: 'secret客' } });
+		const result = await quota(
+			sim(),
+			{ ...QUOTA, connectedAccountId: 'ACC_0002' },
+			{ credentials: { accessToken: 'secret客' } },
+		);
 		expect(result.status).toBe('error');
 		expect(sim().requests).toHaveLength(0);
 		expect(result.error?.message).toMatch(/Access Token/);
@@ -190,7 +200,8 @@ describe('fail fast and explain', () => {
 		const run = await list(sim(), { returnAll: true, customerId: 'CUST_BENCH' });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/page \d+ was asked for but page 1 came back/);
+		expect(run.error?.message).toMatch(/The beneficiary list changed while it was being read$/);
+		expect(run.error?.description).toMatch(/^Page \d+ was asked for but page 1 came back\./);
 		// Two readings, each stopped at the first page that disagrees (at most 1 + 8 requests each, the
 		// width), not 2 x 200.
 		expect(sim().requests.length).toBeLessThanOrEqual(2 * (1 + 8));
@@ -233,7 +244,11 @@ describe('fail fast and explain', () => {
 describe('secrets echoed by the gateway never reach an error', () => {
 	it('an unsigned 4xx that echoes the request (access token header) is reported without the token', async () => {
 		sim().addFault({ fault: 'echoRequest', operation: 'quota' });
-		const run = await quota(sim(), { ...QUOTA, options: { accessToken: PLANTED } }, { continueOnFail: true });
+		const run = await quota(
+			sim(),
+			{ ...QUOTA, connectedAccountId: 'ACC_0002' },
+			{ credentials: { accessToken: PLANTED }, continueOnFail: true },
+		);
 		expect(run.json).toHaveLength(1);
 		const shown = JSON.stringify(run.json) + JSON.stringify(run.error ?? '');
 		expect(shown).toMatch(/HTTP 400/);
@@ -246,8 +261,8 @@ describe('secrets echoed by the gateway never reach an error', () => {
 		const beneficiaryToken = LARGE[0].beneficiaryToken;
 		const run = await list(
 			sim(),
-			{ returnAll: true, filters: { beneficiaryToken }, customerId: 'CUST_LARGE', options: { accessToken: PLANTED } },
-			{ continueOnFail: true },
+			{ returnAll: true, filters: { beneficiaryToken }, customerId: 'CUST_LARGE' },
+			{ credentials: { accessToken: PLANTED }, continueOnFail: true },
 		);
 		const shown = JSON.stringify(run.json);
 		expect(shown).toMatch(/PARAM_ILLEGAL/);
@@ -259,7 +274,8 @@ describe('secrets echoed by the gateway never reach an error', () => {
 		const key = sandboxKeyText();
 		const run = await quota(sim(), QUOTA, { credentials: { [field]: key } });
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(/holds what looks like a key \(its text is not shown\)/);
+		expect(run.error?.message).toMatch(/^The credential's (Base URL|Client ID) holds what looks like a key$/);
+		expect(run.error?.description).toMatch(/^Its text is not shown\. Enter the real /);
 		const body = key.split('\n')[1];
 		expect(JSON.stringify(run.error)).not.toContain(body);
 	});

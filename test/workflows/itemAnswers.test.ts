@@ -1,9 +1,9 @@
 /**
- * An item is answered only for the question it asked. An expression meant to fill a field that
- * decides whose data comes back (Customer ID, Connected Account ID, Access Token) or what is asked
- * (Accumulation ID), and that gives nothing for an item, fails that item instead of reading the
- * partner's own account; a field left empty as typed still means what it says. Each listed
- * beneficiary says whose list it came from (_listedFor).
+ * An item is answered only for the question it asked. A field that decides whose data comes back
+ * (Customer ID, Connected Account ID) or what is asked (Accumulation ID) that is empty, typed or
+ * from an expression that gave nothing for an item, fails that item instead of reading the
+ * partner's own account: `own` says your own account. A credential's Access Token is a customer's,
+ * so `own` with it is refused too. Each listed beneficiary says whose list it came from (whoseAccount).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -15,7 +15,7 @@ const customers = createCustomers();
 /** As the gateway returns them. */
 const SMALL_RETURNED = customers.get('CUST_SMALL')?.beneficiaries as Beneficiary[];
 const OWN_RETURNED = customers.get('')?.beneficiaries as Beneficiary[];
-/** As the node lists them: each with _listedFor. */
+/** As the node lists them: each with whoseAccount. */
 const SMALL = listedAs(SMALL_RETURNED, 'CUST_SMALL');
 const OWN = listedAs(OWN_RETURNED);
 const bodies = () => sim().requests.map((r) => JSON.parse(r.body) as IDataObject);
@@ -26,15 +26,14 @@ const BY_ROW = { returnAll: true, customerId: '={{ $json.customerId }}' };
 
 const without = (items: IDataObject[], field: string) =>
 	items.map((item) => Object.fromEntries(Object.entries(item).filter(([key]) => key !== field)));
+const EMPTY_HINT = "Enter own for your own account, or the customer's ID. Nothing was sent.";
 
 describe('Customer ID by expression: a row whose cell is empty or blank is refused, not given your own list', () => {
 	it('without Continue the node fails, naming the field and the item; no request without the customer is sent', async () => {
 		const run = await list(sim(), BY_ROW, { items: ROWS });
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toBe(
-			`Customer ID is an expression that gave "" for item 1; an empty Customer ID lists your own account's beneficiaries, not a customer's, so nothing was sent for this item`,
-		);
-		expect(run.error?.description).toMatch(/To leave it empty on purpose, remove Customer ID from the node/);
+		expect(run.error?.message).toBe('Customer ID is empty');
+		expect(run.error?.description).toBe(EMPTY_HINT);
 		expect(run.json).toEqual([]);
 		// The row with a value was asked before the node failed: every request sent names its customer.
 		expect([...new Set(bodies().map((body) => body.customerId))]).toEqual(['CUST_SMALL']);
@@ -51,23 +50,26 @@ describe('Customer ID by expression: a row whose cell is empty or blank is refus
 			expect(main.slice(0, SMALL.length).map((item) => item.pairedItem)).toEqual(SMALL.map(() => ({ item: 0 })));
 			if (onError === 'continueErrorOutput') expect(main).toHaveLength(SMALL.length);
 			expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
-			const gave = ['""', '"   "', 'nothing'];
-			failed.forEach((item, index) => {
+			for (const item of failed) {
 				const fields = (onError === 'continueRegularOutput' ? item.json : item.json.details) as IDataObject;
-				expect(item.json.error).toBe(
-					`Customer ID is an expression that gave ${gave[index]} for item ${index + 1}; an empty Customer ID lists your own account's beneficiaries, not a customer's, so nothing was sent for this item`,
-				);
-				expect(fields.field).toBe('customerId');
-			});
+				expect(item.json.error).toBe('Customer ID is empty');
+				expect(fields).toMatchObject({ field: 'customerId', description: EMPTY_HINT });
+				// Whose account is not known: the item does not claim to be about your own.
+				expect(fields).not.toHaveProperty('whoseAccount');
+			}
 			// Only the row with a value reached the gateway: never a request for your own account.
 			expect(bodies().map((body) => body.customerId)).toEqual(['CUST_SMALL']);
 		},
 	);
 
-	it('Customer ID left empty as typed still lists your own account, on purpose', async () => {
-		const run = await list(sim(), { returnAll: true, customerId: '' });
-		expect(run.status).toBe('success');
-		expect(run.json).toEqual(OWN);
+	it('Customer ID left empty as typed is refused too; own (its default) lists your own account, on purpose', async () => {
+		// A required field: n8n itself will not run the node (readWhoseAccount refuses it too: emptyExpressions.test.ts).
+		await expect(list(sim(), { returnAll: true, customerId: '' })).rejects.toThrow(
+			'Parameter "Customer ID" is required',
+		);
+		expect(sim().requests).toHaveLength(0);
+		const own = await list(sim(), { returnAll: true, customerId: 'own' });
+		expect(own.json).toEqual(OWN);
 		const plain = await list(sim(), { returnAll: true });
 		expect(plain.json).toEqual(OWN);
 	});
@@ -78,68 +80,58 @@ describe('Customer ID by expression: a row whose cell is empty or blank is refus
 	});
 });
 
-describe('Options given as one expression (an imported or generated workflow)', () => {
-	it('n8n 2.41 drops the collection before the node runs: no option reaches it (the README says to give each option its own expression)', async () => {
-		// The node cannot tell this from Options left empty: each item is read as with no options.
-		// Were n8n to hand the expression on, an empty access token would be refused (test/nodes/emptyExpressions.test.ts).
-		await list(
-			sim(),
-			{ returnAll: true, customerId: 'CUST_SMALL', options: '={{ { accessToken: $json.token } }}' },
-			{ items: [{ token: 'tok-1' }], continueOnFail: true },
-		);
-		expect(bodies().map((body) => body.accessToken)).toEqual([undefined]);
-		expect(bodies().map((body) => body.customerId)).toEqual(['CUST_SMALL']);
-	});
-});
+describe('every field whose empty value would read your own account is decided the same way', () => {
+	/** A credential that holds a customer's OAuth access token. */
+	const TOKEN = { credentials: { accessToken: 'tok-1' } };
+	const OWN_WITH_TOKEN = (label: string) => `${label} is own, but the credential holds a customer's Access Token`;
+	const OWN_WITH_TOKEN_SAID =
+		"An Access Token is one customer's authorisation; for your own account, use a credential without one. Enter the ID of the customer whose Access Token the credential holds. Nothing was sent.";
 
-describe('every field whose empty value reads your own account is decided the same way', () => {
-	const tokenRows: IDataObject[] = [{ token: 'tok-1' }, { token: '' }, { token: ' ' }];
-
-	it("the listing's Access Token: refused without showing what the expression gave", async () => {
-		const run = await list(
-			sim(),
-			{ returnAll: true, customerId: 'CUST_SMALL', options: { accessToken: '={{ $json.token }}' } },
-			{ items: tokenRows, continueOnFail: true },
-		);
-		expect(run.json.slice(0, SMALL.length)).toEqual(listedAs(SMALL_RETURNED, 'CUST_SMALL', true));
+	it("the listing's Customer ID with a credential's Access Token: empty and own are refused, the customer listed with the token", async () => {
+		const run = await list(sim(), BY_ROW, {
+			items: [{ customerId: 'CUST_SMALL' }, { customerId: '' }, { customerId: 'own' }],
+			continueOnFail: true,
+			...TOKEN,
+		});
+		expect(run.json.slice(0, SMALL.length)).toEqual(SMALL);
 		expect(run.json.slice(SMALL.length)).toEqual([
+			{ error: 'Customer ID is empty', description: EMPTY_HINT, field: 'customerId' },
 			expect.objectContaining({
-				error: expect.stringMatching(
-					/^Access Token is an expression that gave nothing for item 1; an empty Access Token sends the request without that OAuth authorization/,
-				),
-				field: 'accessToken',
+				error: `own beneficiaries: ${OWN_WITH_TOKEN('Customer ID')}`,
+				description: OWN_WITH_TOKEN_SAID,
+				field: 'customerId',
+				whoseAccount: 'own',
 			}),
-			expect.objectContaining({ error: expect.stringMatching(/gave nothing for item 2/), field: 'accessToken' }),
 		]);
-		expect(bodies().map((body) => body.accessToken)).toEqual(['tok-1']);
+		expect(bodies()).toEqual([{ accessToken: 'tok-1', customerId: 'CUST_SMALL', pageSize: 50, pageNumber: 1 }]);
 	});
 
-	it("the quota's Connected Account ID and Access Token", async () => {
-		const rows: IDataObject[] = [
-			{ account: 'ACC-1', token: 'tok-1' },
-			{ account: '', token: 'tok-2' },
-			{ account: 'ACC-3', token: '' },
-		];
+	it("the quota's Connected Account ID, with and without a credential's Access Token", async () => {
+		const rows: IDataObject[] = [{ account: 'ACC-1' }, { account: '' }, { account: 'own' }];
 		const run = await quota(
 			sim(),
-			{ ...QUOTA, connectedAccountId: '={{ $json.account }}', options: { accessToken: '={{ $json.token }}' } },
-			{ items: rows, continueOnFail: true },
+			{ ...QUOTA, connectedAccountId: '={{ $json.account }}' },
+			{ items: rows, continueOnFail: true, ...TOKEN },
 		);
 		expect(run.json).toEqual([
-			OK_QUOTA,
+			{ ...OK_QUOTA, whoseAccount: 'ACC-1', subject: 'ACC-1 USER_ID U-1001 USD' },
+			{ error: 'Connected Account ID is empty', description: EMPTY_HINT, field: 'connectedAccountId' },
 			expect.objectContaining({
-				error: `Connected Account ID is an expression that gave "" for item 1; an empty Connected Account ID reads your own account's quota, not the managed customer's, so nothing was sent for this item`,
+				error: `own USER_ID U-1001 USD: ${OWN_WITH_TOKEN('Connected Account ID')}`,
+				description: OWN_WITH_TOKEN_SAID,
 				field: 'connectedAccountId',
-			}),
-			expect.objectContaining({
-				error: expect.stringMatching(/^Access Token is an expression that gave nothing for item 2/),
-				field: 'accessToken',
+				whoseAccount: 'own',
 			}),
 		]);
-		expect(sim().requests.map((r) => r.headers['connected-accountid'])).toEqual(['ACC-1']);
+		expect(sim().requests.map((r) => [r.headers['connected-accountid'], r.headers['access-token']])).toEqual([
+			['ACC-1', 'tok-1'],
+		]);
+		// Without a token, own is your own quota.
+		const own = await quota(sim(), { ...QUOTA, connectedAccountId: '={{ $json.account }}' }, { items: [rows[2]] });
+		expect(own.json).toEqual([OK_QUOTA]);
 	});
 
-	it('the Accumulation ID (required): the error says the expression gave nothing, for which item', async () => {
+	it('the Accumulation ID (required): an expression that gives blank text is refused, saying what it must be', async () => {
 		const run = await quota(
 			sim(),
 			{ ...QUOTA, quotaAccumulationId: '={{ $json.id }}' },
@@ -148,45 +140,43 @@ describe('every field whose empty value reads your own account is decided the sa
 		expect(run.json).toEqual([
 			OK_QUOTA,
 			expect.objectContaining({
-				error: 'Accumulation ID is an expression that gave "  " for item 1, so nothing was sent for this item',
+				error: 'own quota: Accumulation ID is empty',
+				description: 'Enter the service user ID whose quota to read. Nothing was sent.',
 				field: 'quotaAccumulationId',
 			}),
 		]);
 	});
 
-	it('fields left empty as typed keep their meaning: your own quota, no OAuth', async () => {
-		const run = await quota(sim(), { ...QUOTA, connectedAccountId: '', options: { accessToken: '' } });
+	it('Connected Account ID left empty as typed is refused; own is your own quota, no OAuth', async () => {
+		await expect(quota(sim(), { ...QUOTA, connectedAccountId: '' })).rejects.toThrow(
+			'Parameter "Connected Account ID" is required',
+		);
+		expect(sim().requests).toHaveLength(0);
+		const run = await quota(sim(), { ...QUOTA, connectedAccountId: 'own' }, { credentials: { accessToken: '' } });
 		expect(run.json).toEqual([OK_QUOTA]);
 		expect(sim().requests[0].headers['connected-accountid']).toBeUndefined();
+		expect(sim().requests[0].headers['access-token']).toBeUndefined();
 	});
 });
 
-describe('whose list: _listedFor on each listed beneficiary', () => {
-	/** Every node version: saved workflows (1) and new nodes (1.1) alike. */
-	const V1 = { typeVersion: 1 };
-	const V1_1 = { typeVersion: 1.1 };
+describe('whose list: whoseAccount on each listed beneficiary', () => {
+	it('always first: the customer sent, otherwise the item exactly as the API returned it', async () => {
+		const run = await list(sim(), BY_ROW, { items: [{ customerId: 'CUST_SMALL' }] });
+		expect(run.json.map((item) => item.whoseAccount)).toEqual(SMALL.map(() => 'CUST_SMALL'));
+		expect(run.json.map((item) => Object.keys(item)[0])).toEqual(SMALL.map(() => 'whoseAccount'));
+		expect(without(run.json, 'whoseAccount')).toEqual(SMALL_RETURNED);
+	});
 
-	it.each([V1, V1_1])(
-		'always (node version $typeVersion): the customer sent, otherwise the item exactly as the API returned it',
-		async (version) => {
-			const run = await list(sim(), BY_ROW, { items: [{ customerId: 'CUST_SMALL' }], ...version });
-			expect(run.json.map((item) => item._listedFor)).toEqual(SMALL.map(() => ({ customerId: 'CUST_SMALL' })));
-			expect(without(run.json, '_listedFor')).toEqual(SMALL_RETURNED);
-		},
-	);
-
-	it('your own account says so; an access token is named, never shown', async () => {
-		const own = await list(sim(), { returnAll: true }, V1_1);
-		expect(own.json.map((item) => item._listedFor)).toEqual(OWN_RETURNED.map(() => ({ ownAccount: true })));
-		const token = await list(sim(), { returnAll: true, options: { accessToken: 'tok-secret-77' } }, V1_1);
-		expect(token.json[0]._listedFor).toEqual({ viaAccessToken: true });
-		expect(JSON.stringify(token.json)).not.toContain('tok-secret-77');
-		const both = await list(
+	it("your own account says so; a credential's access token is never shown", async () => {
+		const own = await list(sim(), { returnAll: true });
+		expect(own.json.map((item) => item.whoseAccount)).toEqual(OWN_RETURNED.map(() => 'own'));
+		const token = await list(
 			sim(),
-			{ returnAll: true, customerId: 'CUST_SMALL', options: { accessToken: 'tok-secret-77' } },
-			V1_1,
+			{ returnAll: true, customerId: 'CUST_SMALL' },
+			{ credentials: { accessToken: 'tok-secret-77' } },
 		);
-		expect(both.json[0]._listedFor).toEqual({ customerId: 'CUST_SMALL', viaAccessToken: true });
+		expect(token.json).toEqual(SMALL);
+		expect(JSON.stringify(token.run.data.resultData)).not.toContain('tok-secret-77');
 	});
 
 	it('beside a proof, and per item when items list several customers', async () => {
@@ -198,9 +188,8 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		};
 		const run = await list(sim(), parameters, {
 			items: [{ customerId: 'CUST_SMALL' }, { customerId: 'CUST_LARGE' }],
-			...V1_1,
 		});
-		expect(run.items.map((item) => [item.pairedItem, (item.json._listedFor as IDataObject).customerId])).toEqual([
+		expect(run.items.map((item) => [item.pairedItem, item.json.whoseAccount])).toEqual([
 			[{ item: 0 }, 'CUST_SMALL'],
 			[{ item: 0 }, 'CUST_SMALL'],
 			[{ item: 1 }, 'CUST_LARGE'],
@@ -209,32 +198,26 @@ describe('whose list: _listedFor on each listed beneficiary', () => {
 		expect(run.json[1].proof).toEqual({ page: 1 });
 	});
 
-	it('an answer that carries _listedFor is refused, in every node version: never passed on as if it said whose list it is', async () => {
+	const CARRIES = 'CUST_SMALL beneficiaries: Beneficiary 1 of the answer has a field named whoseAccount';
+
+	it('an answer that carries whoseAccount is refused: never passed on as if it said whose list it is', async () => {
 		const small = sim().beneficiaries('CUST_SMALL');
-		small[0] = { ...small[0], _listedFor: { customerId: 'CUST_OTHER' } } as unknown as (typeof small)[number];
-		const runs = [
-			await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }, V1),
-			await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }, V1_1),
-		];
-		for (const listed of runs) {
+		small[0] = { ...small[0], whoseAccount: 'CUST_OTHER' } as unknown as (typeof small)[number];
+		for (const simplify of [false, true]) {
+			const listed = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL', simplify });
 			expect(listed.status).toBe('error');
 			expect(listed.json).toEqual([]);
-			expect(listed.error?.message).toBe(
-				'Beneficiary 1 of the answer carries a field named _listedFor, the name this node gives the field that says whose list an item came from',
-			);
+			expect(listed.error?.message).toBe(CARRIES);
 		}
 	});
 
-	it('an answer that already carries _listedFor is refused rather than overwritten', async () => {
+	it('an answer that already carries whoseAccount is refused rather than overwritten', async () => {
 		sim().addFault({
 			fault: 'nonObjectItem',
 			operation: 'list',
-			item: { ...SMALL_RETURNED[0], _listedFor: { customerId: 'SOMEONE_ELSE' } },
+			item: { ...SMALL_RETURNED[0], whoseAccount: 'SOMEONE_ELSE' },
 		});
-		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }, V1_1);
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toBe(
-			'Beneficiary 1 of the answer carries a field named _listedFor, the name this node gives the field that says whose list an item came from',
-		);
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }, { continueOnFail: true });
+		expect(run.json).toEqual([expect.objectContaining({ error: CARRIES, whoseAccount: 'CUST_SMALL' })]);
 	});
 });

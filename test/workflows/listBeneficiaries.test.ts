@@ -74,15 +74,20 @@ describe('Get Many Beneficiaries through n8n’s engine', () => {
 		expect(sim().requests).toHaveLength(1);
 	});
 
-	it('lists your own account when no customer is given, and sends no Connected-CustomerId', async () => {
+	it('lists your own account by default (Customer ID own), and sends no customer at all', async () => {
 		const run = await list(sim(), { returnAll: true });
 		expect(run.json).toHaveLength(12);
-		expect(run.json.every((b) => JSON.stringify(b._listedFor) === '{"ownAccount":true}')).toBe(true);
+		expect(run.json.every((b) => b.whoseAccount === 'own')).toBe(true);
 		expect(sim().requests[0].headers['connected-customerid']).toBeUndefined();
+		expect(bodies()[0]).toEqual({ pageSize: 50, pageNumber: 1 });
 	});
 
-	it('sends the customer and the access token in the signed body, and no Connected-CustomerId header', async () => {
-		await list(sim(), { returnAll: false, limit: 5, customerId: 'CUST_SMALL', options: { accessToken: 'tok-123' } });
+	it("sends the customer and the credential's access token in the signed body, and no Connected-CustomerId header", async () => {
+		await list(
+			sim(),
+			{ returnAll: false, limit: 5, customerId: 'CUST_SMALL' },
+			{ credentials: { accessToken: 'tok-123' } },
+		);
 		expect(sim().requests[0].headers['connected-customerid']).toBeUndefined();
 		expect(bodies()[0]).toEqual({ accessToken: 'tok-123', customerId: 'CUST_SMALL', pageSize: 50, pageNumber: 1 });
 	});

@@ -1,14 +1,14 @@
 /**
  * Mask Bank Details, through n8n's engine against the simulator: an item safe to post keeps no
  * whole bank account number, IBAN or beneficiary token anywhere (its fields, `changes`, a field the
- * gateway fills with one), and nothing else of it changes. Off by default in the action node and
- * in version 1 triggers (saved workflows keep their items), on by default in version 2 triggers.
+ * gateway fills with one), and nothing else of it changes. On by default in the action node (its
+ * default is off with Include Proof, whose proof is the bytes signed) and in the trigger.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials } from '../../sandbox/engine';
-import { list, listedAs, useSimulator } from '../support/helpers';
+import { list, listAsSet, listedAs, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 
@@ -34,8 +34,18 @@ function echoInExtendInfo(): Beneficiary {
 }
 
 describe('the action node', () => {
-	it('off by default: items as the API returned them', async () => {
-		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL' });
+	it('on by default (Simplify off shows every field): each bank value by its last four', async () => {
+		const run = await listAsSet(sim(), { returnAll: true, customerId: 'CUST_SMALL', simplify: false });
+		expect(run.status).toBe('success');
+		expect(run.json).toEqual(
+			sim()
+				.beneficiaries('CUST_SMALL')
+				.map((b) => masked(b, 'CUST_SMALL')),
+		);
+	});
+
+	it('off: items as the API returned them', async () => {
+		const run = await list(sim(), { returnAll: true, customerId: 'CUST_SMALL', options: { maskBankDetails: false } });
 		expect(run.json).toEqual(listedAs(sim().beneficiaries('CUST_SMALL'), 'CUST_SMALL'));
 	});
 
@@ -44,7 +54,7 @@ describe('the action node', () => {
 		const run = await list(sim(), {
 			returnAll: true,
 			customerId: 'CUST_SMALL',
-			maskBankDetails: true,
+			options: { maskBankDetails: true },
 		});
 		expect(run.status).toBe('success');
 		const beneficiaries = sim().beneficiaries('CUST_SMALL');
@@ -62,7 +72,7 @@ describe('the action node', () => {
 		const run = await list(sim(), {
 			returnAll: true,
 			customerId: 'CUST_LARGE',
-			maskBankDetails: true,
+			options: { maskBankDetails: true },
 		});
 		expect(run.json).toEqual(
 			sim()
@@ -73,42 +83,53 @@ describe('the action node', () => {
 		for (const value of wholeValues(sim().beneficiaries('CUST_LARGE'))) expect(produced).not.toContain(value);
 	});
 
-	it('with Include Proof it is not offered: a proof left in the options is not used, items are masked and carry none', async () => {
-		const run = await list(sim(), {
+	it('with Include Proof its default is off: items whole, each page with its proof', async () => {
+		const run = await listAsSet(sim(), {
 			returnAll: true,
 			customerId: 'CUST_SMALL',
-			maskBankDetails: true,
+			simplify: false,
 			options: { includeProof: true },
 		});
 		expect(run.status).toBe('success');
-		expect(run.json).toEqual(
-			sim()
-				.beneficiaries('CUST_SMALL')
-				.map((b) => masked(b, 'CUST_SMALL')),
+		const whole = listedAs(sim().beneficiaries('CUST_SMALL'), 'CUST_SMALL');
+		const withoutProof = run.json.map((item) =>
+			Object.fromEntries(Object.entries(item).filter(([key]) => key !== 'proof')),
 		);
-		expect(run.json.every((b) => b.proof === undefined)).toBe(true);
+		expect(withoutProof).toEqual(whole);
+		expect(JSON.stringify(run.json)).toContain(sim().beneficiaries('CUST_SMALL')[0].bankAccountNo as string);
+		expect(run.json[0].proof).toMatchObject({ page: 1 });
 	});
 
-	it('with Include Proof by expression it is refused before anything is sent: a proof is the bytes signed, bank details whole', async () => {
-		const run = await list(sim(), {
-			returnAll: true,
-			customerId: 'CUST_SMALL',
-			maskBankDetails: '={{ true }}',
-			options: { includeProof: true },
-		});
-		expect(run.status).toBe('error');
-		expect(run.error?.message).toBe(
-			'Mask Bank Details and Include Proof cannot both be on: a proof keeps the exact bytes the service signed, full bank details included',
-		);
-		expect(sim().requests).toHaveLength(0);
-	});
+	it.each([true, '={{ true }}'])(
+		'with Include Proof, turned on (%p) it is refused before anything is sent: a proof is the bytes signed, bank details whole',
+		async (maskBankDetails) => {
+			const run = await list(sim(), {
+				returnAll: true,
+				customerId: 'CUST_SMALL',
+				options: { includeProof: true, maskBankDetails },
+			});
+			expect(run.status).toBe('error');
+			expect(run.error?.message).toBe(
+				'CUST_SMALL beneficiaries: Mask Bank Details and Include Proof cannot both be on',
+			);
+			expect(run.error?.description).toMatch(
+				/^A proof is the exact bytes signed, .* Turn one of them off\. Nothing was sent\.$/,
+			);
+			expect(sim().requests).toHaveLength(0);
+		},
+	);
 });
 
 describe('the trigger', () => {
-	const OWNER = { _listedFor: { customerId: 'CUST_SMALL' } };
+	const OWNER = { whoseAccount: 'CUST_SMALL' };
+	/** The trigger on CUST_SMALL's list, its items whole (Simplify off), Mask Bank Details as `parameters.options` says. */
 	const poller = (parameters: INodeParameters, mode?: 'manual') =>
 		activateTrigger({
-			parameters: { customerId: 'CUST_SMALL', ...parameters },
+			parameters: {
+				customerIds: 'CUST_SMALL',
+				...parameters,
+				options: { simplify: false, ...(parameters.options as IDataObject | undefined) },
+			},
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
 			mode,
@@ -122,7 +143,7 @@ describe('the trigger', () => {
 	it('by default: a bank-detail change says "ending 1234 -> ending 9876" and keeps nothing whole', async () => {
 		// The gateway's own field still names the old account after the change: masked by its shape.
 		echoInExtendInfo();
-		const watching = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'] });
+		const watching = poller({ events: ['beneficiaryChanged'] });
 		expect(await emitted(watching)).toBeNull();
 		const before = { ...sim().beneficiaries('CUST_SMALL')[0] };
 		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId as string);
@@ -150,8 +171,8 @@ describe('the trigger', () => {
 	});
 
 	it('by default: an addition and a removal are masked; Fetch Test Event too', async () => {
-		const adding = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'] });
-		const removing = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'] });
+		const adding = poller({ events: ['beneficiaryAdded'] });
+		const removing = poller({ events: ['beneficiaryRemoved'] });
 		expect(await emitted(adding)).toBeNull();
 		expect(await emitted(removing)).toBeNull();
 		const list = sim().beneficiaries('CUST_SMALL');
@@ -166,15 +187,15 @@ describe('the trigger', () => {
 		expect(await emitted(adding)).toEqual([{ ...masked(added, 'CUST_SMALL'), event: 'beneficiaryAdded', ...OWNER }]);
 		const removed = await emitted(removing);
 		expect(removed).toEqual([expect.objectContaining({ beneficiaryToken: tail(gone.beneficiaryToken) })]);
-		const sample = await emitted(poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'] }, 'manual'));
+		const sample = await emitted(poller({ events: ['beneficiaryAdded'] }, 'manual'));
 		expect(sample?.length).toBeGreaterThan(0);
 		const produced = JSON.stringify([removed, sample]);
 		for (const value of wholeValues([...list, gone])) expect(produced).not.toContain(value);
 	});
 
 	it('turned off: items whole; turned on: masked', async () => {
-		const turnedOn = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], maskBankDetails: true });
-		const turnedOff = poller({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], maskBankDetails: false });
+		const turnedOn = poller({ events: ['beneficiaryAdded'], options: { maskBankDetails: true } });
+		const turnedOff = poller({ events: ['beneficiaryAdded'], options: { maskBankDetails: false } });
 		for (const p of [turnedOn, turnedOff]) expect(await emitted(p)).toBeNull();
 		const added: Beneficiary = {
 			...sim().beneficiaries('CUST_SMALL')[1],

@@ -20,18 +20,18 @@ const extendInfo = (b: IDataObject) => b.extendInfo as IDataObject;
 
 /** The customer's list with Mask Bank Details on. */
 async function maskedList(customerId = 'CUST_SMALL'): Promise<IDataObject[]> {
-	const run = await list(sim(), { returnAll: true, customerId, maskBankDetails: true });
+	const run = await list(sim(), { returnAll: true, customerId, options: { maskBankDetails: true } });
 	expect(run.status).toBe('success');
 	return run.json;
 }
 
-/** A version 2 trigger (masking on by default) on CUST_SMALL; its first poll takes the baseline. */
+/** A trigger (masking on by default, its items whole) on CUST_SMALL; its first poll takes the baseline. */
 async function watching(event: string): Promise<ReturnType<typeof activateTrigger>> {
 	const poller = activateTrigger({
 		parameters: {
-			triggerOn: 'beneficiaries',
 			events: [event],
-			customerId: 'CUST_SMALL',
+			customerIds: 'CUST_SMALL',
+			options: { simplify: false },
 		} as INodeParameters,
 		credentials: sandboxCredentials(sim().url),
 		staticData: {},
@@ -52,7 +52,7 @@ describe('(a) the bank fields, by name at any depth', () => {
 			bankAccountNo: '****7890',
 			bankAccountIBAN: tail(b.bankAccountIBAN as string),
 			currency: b.currency,
-			_listedFor: { customerId: 'CUST_SMALL' },
+			whoseAccount: 'CUST_SMALL',
 			extendInfo: { createdAt: extendInfo(b).createdAt, bankAccountNo: '****9012' },
 		});
 	});
@@ -93,7 +93,7 @@ describe("(b) the item's bank values wherever else they appear", () => {
 			beneficiaryNick: 'Rent ****7123',
 			bankAccountNo: '****7123',
 			beneficiaryToken: tail(token),
-			_listedFor: { customerId: 'CUST_SMALL' },
+			whoseAccount: 'CUST_SMALL',
 			extendInfo: {
 				createdAt: extendInfo(b).createdAt,
 				spaced: 'rent ****7123 monthly',
@@ -164,15 +164,16 @@ describe('(c) the codes a workflow routes on stay whole', () => {
 			subject: 'USER_ID 20250001 USD',
 			resultCode: 'CODE_20250001',
 			status: 'ACTIVE',
-			_listedFor: { customerId: '10005678' },
+			whoseAccount: '10005678',
 			extendInfo: { note: 'see ****0001' },
 		});
 		const other = await maskedList('20005678');
-		expect(other.map((i) => i._listedFor)).toEqual([{ customerId: '20005678' }, { customerId: '20005678' }]);
+		expect(other.map((i) => i.whoseAccount)).toEqual(['20005678', '20005678']);
 	});
 
 	it('a trigger watching many customers: 10005678 and 20005678 stay apart, so a Switch per customer routes right', async () => {
-		const poller = triggerOf(sim)(customerSet(['10005678', '20005678'], 'beneficiaryAdded'), {});
+		const set = customerSet(['10005678', '20005678'], 'beneficiaryAdded');
+		const poller = triggerOf(sim)({ ...set, options: { simplify: false } }, {});
 		expect(await emitted(poller)).toBeNull();
 		const added: Beneficiary[] = [];
 		for (const customerId of ['10005678', '20005678']) {
@@ -187,9 +188,9 @@ describe('(c) the codes a workflow routes on stay whole', () => {
 			added.push(payee);
 		}
 		const items = await emitted(poller);
-		expect(items?.map((i) => [i.event, i._listedFor, i.referenceBeneficiaryId, i.bankAccountNo])).toEqual([
-			['beneficiaryAdded', { customerId: '10005678' }, 'REF-20251000', '****5678'],
-			['beneficiaryAdded', { customerId: '20005678' }, 'REF-20252000', '****5678'],
+		expect(items?.map((i) => [i.event, i.whoseAccount, i.referenceBeneficiaryId, i.bankAccountNo])).toEqual([
+			['beneficiaryAdded', '10005678', 'REF-20251000', '****5678'],
+			['beneficiaryAdded', '20005678', 'REF-20252000', '****5678'],
 		]);
 		expect(JSON.stringify(items)).not.toContain(added[0].bankAccountNo);
 	});
@@ -200,14 +201,14 @@ describe('(c) the codes a workflow routes on stay whole', () => {
 		// The customer's ID is this payee's account number.
 		beneficiary(1, '10005678').bankAccountNo = '10005678';
 		const [first, second] = await maskedList('10005678');
-		expect([first.referenceBeneficiaryId, first._listedFor, first.bankAccountNo]).toEqual([
+		expect([first.referenceBeneficiaryId, first.whoseAccount, first.bankAccountNo]).toEqual([
 			'REF-****7890',
-			{ customerId: '10005678' },
+			'10005678',
 			'****7890',
 		]);
-		expect([second.referenceBeneficiaryId, second._listedFor, second.bankAccountNo]).toEqual([
+		expect([second.referenceBeneficiaryId, second.whoseAccount, second.bankAccountNo]).toEqual([
 			'REF-NUMA-00002',
-			{ customerId: '****5678' },
+			'****5678',
 			'****5678',
 		]);
 	});

@@ -15,11 +15,11 @@ const TWICE = { customerId: 'CUST_TWICE' };
 const EVENTS = ['beneficiaryAdded', 'beneficiaryChanged', 'beneficiaryRemoved'] as const;
 type Event = (typeof EVENTS)[number];
 
-/** A trigger for each event on the customer's list (`account`: its Customer ID). */
+/** A trigger for each event on the customer's list (`account.customerId`: its Customer ID, the trigger's one line). */
 function watchers(account: IDataObject, staticData: Partial<Record<Event, IDataObject>> = {}) {
 	return Object.fromEntries(
 		EVENTS.map((event) => {
-			const parameters = { triggerOn: 'beneficiaries', events: [event], ...account } as INodeParameters;
+			const parameters = { events: [event], customerIds: String(account.customerId) } as INodeParameters;
 			const poller = activateTrigger({
 				parameters,
 				credentials: sandboxCredentials(sim().url),

@@ -1,36 +1,46 @@
+import { ERRORS_DOC } from '../../nodes/PartnerAccountInquiry/shared/core/links';
 import { readSandboxKey } from '../../sandbox/server';
 import { list, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
-const RETRY_ADVICE = /at most 7 times, waiting 5, 10, 20, 40, 80, 160 and 320 minutes/;
+/** Where a status U error's hint sends the user for the API's retry schedule (the README's Errors and what to do). */
+const RETRY_ADVICE = new RegExp(`${ERRORS_DOC.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 /** The API's own words (docs/api.md, Result codes), written here independently of the node's table. */
 const SPEC: Record<string, { meaning: RegExp; action: RegExp; status: 'F' | 'U' }> = {
-	PROCESS_FAIL: { status: 'F', meaning: /General business failure/, action: /Do not retry.*contact support/ },
-	PARAM_ILLEGAL: { status: 'F', meaning: /Illegal parameter/, action: /Check the header and body fields/ },
+	PROCESS_FAIL: { status: 'F', meaning: /general business failure/i, action: /Do not retry.*contact support/ },
+	PARAM_ILLEGAL: {
+		status: 'F',
+		meaning: /illegal parameter/i,
+		action: /Check the node's parameters and the credential/,
+	},
 	UNKNOWN_EXCEPTION: { status: 'U', meaning: /unknown reasons/, action: /Retry later.*contact support/ },
-	REQUEST_TRAFFIC_EXCEED_LIMIT: { status: 'U', meaning: /traffic exceeds the limit/, action: /Call again/ },
-	OAUTH_FAIL: { status: 'F', meaning: /OAuth authentication failed/, action: /contact support/ },
-	INVALID_API: { status: 'F', meaning: /invalid or not active/, action: /Check the API called/ },
+	REQUEST_TRAFFIC_EXCEED_LIMIT: { status: 'U', meaning: /traffic exceeds the limit/, action: /Call again later/ },
+	OAUTH_FAIL: { status: 'F', meaning: /OAuth authentication failed/, action: /Access Token/ },
+	INVALID_API: { status: 'F', meaning: /invalid or not active/, action: /Check the Gateway/ },
 	INVALID_CLIENT: { status: 'F', meaning: /Client ID does not exist or is invalid/i, action: /Check the Client ID/ },
 	INVALID_SIGNATURE: { status: 'F', meaning: /signature is invalid/i, action: /Private Key/ },
-	METHOD_NOT_SUPPORTED: { status: 'F', meaning: /HTTP method not implemented/, action: /Use POST/ },
-	UN_SUPPORT_BUSINESS: { status: 'F', meaning: /Unsupported business/, action: /Retry with correct information/ },
-	SYSTEM_ERROR: { status: 'F', meaning: /System error/, action: /Do not retry; contact support/ },
-	USER_NOT_EXIST: { status: 'F', meaning: /user does not exist/, action: /Retry with correct user information/ },
-	CONTRACT_CHECK_FAIL: { status: 'F', meaning: /Contract check failed/, action: /Check the contract status/ },
-	ACCOUNT_NOT_EXIST: { status: 'F', meaning: /account does not exist/, action: /Check the account/ },
+	METHOD_NOT_SUPPORTED: { status: 'F', meaning: /HTTP method not implemented/, action: /POST.*report this as a bug/ },
+	UN_SUPPORT_BUSINESS: { status: 'F', meaning: /unsupported business/i, action: /Check the currency/ },
+	SYSTEM_ERROR: { status: 'F', meaning: /system error/i, action: /Do not retry: contact support/ },
+	USER_NOT_EXIST: { status: 'F', meaning: /user does not exist/, action: /Check the Customer ID/ },
+	CONTRACT_CHECK_FAIL: { status: 'F', meaning: /contract check failed/i, action: /Check the contract status/ },
+	ACCOUNT_NOT_EXIST: { status: 'F', meaning: /account does not exist/, action: /Check the Accumulation ID/ },
 };
 
+/** The code and its meaning once, in the message; what to do in the description (after "outcome unknown" for U). */
 function expectExplained(run: Awaited<ReturnType<typeof list>>, code: string) {
 	expect(run.status).toBe('error');
 	expect(run.json).toEqual([]);
 	const { message = '', description = '' } = run.error ?? {};
-	expect(message).toContain(code);
-	expect(description).toMatch(SPEC[code].meaning);
+	expect(message).toContain(`The API answered ${code}: `);
+	expect(message).toMatch(SPEC[code].meaning);
+	expect(description).not.toMatch(SPEC[code].meaning);
 	expect(description).toMatch(SPEC[code].action);
-	if (SPEC[code].status === 'U') expect(description).toMatch(RETRY_ADVICE);
-	else expect(description).not.toMatch(RETRY_ADVICE);
+	if (SPEC[code].status === 'U') {
+		expect(description).toMatch(/^The outcome is unknown \(status U\)\. /);
+		expect(description).toMatch(RETRY_ADVICE);
+	} else expect(description).not.toMatch(RETRY_ADVICE);
 }
 
 describe('every section 7 code reaches the user with its meaning and action', () => {
@@ -44,7 +54,11 @@ describe('every section 7 code reaches the user with its meaning and action', ()
 			'UN_SUPPORT_BUSINESS',
 			() => list(sim(), { returnAll: true, filters: { currencyList: ['KRW'] }, customerId: 'CUST_SMALL' }),
 		],
-		['OAUTH_FAIL', () => list(sim(), { returnAll: true, options: { accessToken: 'expired-token' } })],
+		[
+			'OAUTH_FAIL',
+			() =>
+				list(sim(), { returnAll: true, customerId: 'CUST_SMALL' }, { credentials: { accessToken: 'expired-token' } }),
+		],
 		[
 			'INVALID_API',
 			() => list(sim(), { returnAll: true }, { credentials: { baseUrl: `${sim().url}/not-the-gateway` } }),
@@ -85,7 +99,8 @@ describe('every section 7 code reaches the user with its meaning and action', ()
 			options: { timeout: 1000 },
 		});
 		expectExplained(run, code);
-		expect(run.error?.message).toContain(`simulated ${code}`);
+		// The gateway's own words are the error item's resultMessage, not repeated in the message.
+		expect(run.error?.message).not.toContain(`simulated ${code}`);
 	});
 
 	const QUOTA_CASES: Array<[string, Record<string, unknown>]> = [
@@ -102,18 +117,24 @@ describe('every section 7 code reaches the user with its meaning and action', ()
 		],
 		['UNKNOWN_EXCEPTION', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-UNKNOWN', currency: 'USD' }],
 		['PARAM_ILLEGAL', { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'EUR' }],
-		[
-			'OAUTH_FAIL',
+	];
+	it.each(QUOTA_CASES)('quota: %s', async (code, parameters) => {
+		expectExplained(await quota(sim(), parameters as never), code);
+	});
+
+	it("quota: OAUTH_FAIL for the credential's expired access token", async () => {
+		const run = await quota(
+			sim(),
 			{
 				quotaAccumulationMethod: 'USER_ID',
 				quotaAccumulationId: 'U-1001',
 				currency: 'USD',
-				options: { accessToken: 'expired-token' },
+				connectedAccountId: 'ACC_0002',
 			},
-		],
-	];
-	it.each(QUOTA_CASES)('quota: %s', async (code, parameters) => {
-		expectExplained(await quota(sim(), parameters as never), code);
+			{ credentials: { accessToken: 'expired-token' } },
+		);
+		expectExplained(run, 'OAUTH_FAIL');
+		expect(run.error?.message).toMatch(/^ACC_0002 USER_ID U-1001 USD: The API answered OAUTH_FAIL/);
 	});
 
 	it('the simulator answers a GET with a signed METHOD_NOT_SUPPORTED', async () => {
@@ -151,8 +172,11 @@ describe('Continue On Fail', () => {
 			{ returnAll: false, limit: 2, filters: { bankAccountIBAN: '={{ $json.iban }}' } },
 			{ items: [{ iban: 'GB29 NWBK 6016' }, { iban: '' }], continueOnFail: true },
 		);
-		expect(run.json[0]).toMatchObject({ field: 'bankAccountIBAN' });
-		expect(run.json[0].error).toMatch(/bankAccountIBAN/);
+		expect(run.json[0]).toMatchObject({ field: 'bankAccountIBAN', whoseAccount: 'own' });
+		expect(run.json[0].error).toBe(
+			'own beneficiaries: Bank Account IBAN "****6016" is not in the form the API accepts',
+		);
+		expect(run.json[0].description).toMatch(/^It must be a country code, two check digits/);
 		expect(run.json.slice(1)).toHaveLength(2);
 		expect(sim().requests).toHaveLength(1);
 	});

@@ -83,7 +83,8 @@ describe('many quota items', () => {
 		const run = await quota(sim(), { ...QUOTA_BY_EXPRESSION, connectedAccountId: '={{ $json.acc }}' }, { items });
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/PROCESS_FAIL: late failure/);
+		// Item 1's failure (its subject says which), not item 3's ACCOUNT_NOT_EXIST.
+		expect(run.error?.message).toMatch(/^ACC_SLOW USER_ID U-B2 USD: The API answered PROCESS_FAIL/);
 	});
 
 	it('without Continue On Fail, nothing new starts after a failure', async () => {

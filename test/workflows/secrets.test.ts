@@ -14,27 +14,32 @@ const PRIVATE_BODY = PRIVATE_PEM.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/
 const KEY_WINDOWS = Array.from({ length: 12 }, (_, i) => PRIVATE_BODY.slice(i * 100, i * 100 + 32));
 
 type Path = [string, 'list' | 'quota', INodeParameters, FaultRule | undefined, RunExtras?];
-const LIST = { returnAll: true, customerId: 'CUST_LARGE', options: { accessToken: PLANTED_MARKER, timeout: 1000 } };
+/** Every path runs with PLANTED_MARKER as the credential's access token, unless the path gives its own. */
+const LIST = { returnAll: true, customerId: 'CUST_LARGE', options: { timeout: 1000 } };
 const QUOTA = {
+	connectedAccountId: 'ACC_0002',
 	quotaAccumulationMethod: 'USER_ID',
 	quotaAccumulationId: 'U-1001',
 	currency: 'USD',
-	options: { accessToken: PLANTED_MARKER, timeout: 1000 },
+	options: { timeout: 1000 },
 };
 
 const PATHS: Path[] = [
 	['list success', 'list', LIST, undefined],
 	['quota success', 'quota', QUOTA, undefined],
 	['validation failure', 'list', { ...LIST, filters: { bankAccountIBAN: 'bad iban' } }, undefined],
+	['own with an access token (refused)', 'list', { ...LIST, customerId: 'own' }, undefined],
+	['own quota with an access token (refused)', 'quota', { ...QUOTA, connectedAccountId: 'own' }, undefined],
 	[
 		'access token too long',
 		'quota',
-		{ ...QUOTA, options: { accessToken: `${PLANTED_MARKER}${'x'.repeat(64)}` } },
+		QUOTA,
 		undefined,
+		{ credentials: { accessToken: `${PLANTED_MARKER}${'x'.repeat(64)}` } },
 	],
 	['F result', 'quota', { ...QUOTA, quotaAccumulationId: 'U-CONTRACT' }, undefined],
 	['U result', 'list', LIST, { fault: 'unknownException' }],
-	['OAUTH_FAIL', 'quota', { ...QUOTA, options: { accessToken: 'expired-token' } }, undefined],
+	['OAUTH_FAIL', 'quota', QUOTA, undefined, { credentials: { accessToken: 'expired-token' } }],
 	['rate limit exhausted', 'quota', QUOTA, { fault: 'rateLimit' }],
 	['HTTP 503', 'list', LIST, { fault: 'http503' }],
 	['connection reset', 'quota', QUOTA, { fault: 'reset' }],
@@ -79,7 +84,12 @@ describe('no private key or access token in anything the node produces, on any p
 	it.each(PATHS)('%s', async (_name, operation, parameters, fault, extra = {}) => {
 		if (fault) sim().addFault({ ...fault, customerId: fault.customerId });
 		for (const continueOnFail of [false, true]) {
-			const run = await (operation === 'list' ? list : quota)(sim(), parameters, { ...extra, continueOnFail });
+			const credentials = { accessToken: PLANTED_MARKER, ...extra.credentials };
+			const run = await (operation === 'list' ? list : quota)(sim(), parameters, {
+				...extra,
+				credentials,
+				continueOnFail,
+			});
 			// What the node produced: the run's results (every output item and error, as n8n stores and
 			// shows them) and everything written to the console. Not the engine's execution stack, which
 			// holds the workflow's own parameters as the user typed them, as it does for every node.
@@ -115,8 +125,8 @@ describe('a secret of the listing echoed by an unsigned 4xx: no piece of it in t
 		sim().addFault({ fault: 'echoRequest', operation: 'list' });
 		const run = await list(
 			sim(),
-			{ returnAll: true, customerId: 'CUST_SMALL', options: { accessToken: TOKEN } },
-			{ continueOnFail: true },
+			{ returnAll: true, customerId: 'CUST_SMALL' },
+			{ credentials: { accessToken: TOKEN }, continueOnFail: true },
 		);
 		expect(run.json).toHaveLength(1);
 		expect(String(run.json[0].error)).toMatch(/HTTP 400/);

@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Beneficiary } from '../../sandbox/data';
 import { activateTrigger, sandboxCredentials, type PollerOptions } from '../../sandbox/engine';
-import { QUOTA, useSimulator } from '../support/helpers';
+import { QUOTA, setRefusal, useSimulator } from '../support/helpers';
 import { SUMMARY_FIELDS } from '../support/beneficiaryDiff';
 
 const { sim } = useSimulator();
@@ -22,10 +22,16 @@ async function emitted(poller: { poll: () => ReturnType<ReturnType<typeof activa
 	return result.items?.map((item) => item.json) ?? null;
 }
 
-// Items whole (masking is maskBankDetails.test.ts's), each naming its list.
-const SMALL = { maskBankDetails: false, customerId: 'CUST_SMALL' };
-const OWNER = { _listedFor: { customerId: 'CUST_SMALL' } };
-const BELOW = { triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 };
+// Items whole (masking is maskBankDetails.test.ts's, simplifying simplify.test.ts's), each naming its list.
+const WHOLE = { options: { maskBankDetails: false, simplify: false } };
+const SMALL = { customerIds: 'CUST_SMALL', ...WHOLE };
+const OWNER = { whoseAccount: 'CUST_SMALL' };
+/** Your own quota subject U-1001 as the trigger's one row, with `threshold` (none: no threshold). */
+const ownQuota = (threshold?: unknown) =>
+	({
+		quotas: { quota: [{ connectedAccountId: 'own', ...QUOTA, ...(threshold === undefined ? {} : { threshold }) }] },
+	}) as unknown as INodeParameters;
+const BELOW = { events: ['quotaBelowThreshold'], ...ownQuota(10000) };
 const setQuota = (value: string) => sim().setQuota('USER_ID', 'U-1001', value);
 
 function newBeneficiary(n: number): Beneficiary {
@@ -41,7 +47,7 @@ function newBeneficiary(n: number): Beneficiary {
 describe('beneficiaryAdded', () => {
 	it('records a baseline first, then emits each new beneficiary exactly once', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state);
+		const poller = trigger({ events: ['beneficiaryAdded'], ...SMALL }, state);
 		expect(await emitted(poller)).toBeNull();
 		expect(await emitted(poller)).toBeNull();
 		const added = newBeneficiary(1);
@@ -52,7 +58,7 @@ describe('beneficiaryAdded', () => {
 
 	it('failed polls emit nothing and change nothing, their episode is reported once; the next successful poll emits what was missed', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state);
+		const poller = trigger({ events: ['beneficiaryAdded'], ...SMALL }, state);
 		await emitted(poller);
 		const added = newBeneficiary(2);
 		sim().beneficiaries('CUST_SMALL').push(added);
@@ -78,10 +84,7 @@ describe('beneficiaryAdded', () => {
 
 	it('emits a burst of 620 in one poll, in order, each once', async () => {
 		const state: IDataObject = {};
-		const poller = trigger(
-			{ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], customerId: 'CUST_LARGE' },
-			state,
-		);
+		const poller = trigger({ events: ['beneficiaryAdded'], customerIds: 'CUST_LARGE', ...WHOLE }, state);
 		await emitted(poller);
 		const burst = Array.from({ length: 620 }, (_, i) => newBeneficiary(1000 + i));
 		sim()
@@ -96,7 +99,7 @@ describe('beneficiaryAdded', () => {
 describe('beneficiaryRemoved and beneficiaryChanged', () => {
 	it('a removal carries the kept summary: bank details and token by their last four only', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...SMALL }, state);
+		const poller = trigger({ events: ['beneficiaryRemoved'], ...SMALL }, state);
 		await emitted(poller);
 		const [gone] = sim().beneficiaries('CUST_SMALL').splice(1, 1);
 		const items = await emitted(poller);
@@ -123,7 +126,7 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 
 	it('a change carries the beneficiary as returned and each changed field, before and after', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'], ...SMALL }, state);
+		const poller = trigger({ events: ['beneficiaryChanged'], ...SMALL }, state);
 		await emitted(poller);
 		const target = sim().beneficiaries('CUST_SMALL')[2];
 		const before = { ...target };
@@ -149,7 +152,7 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 
 	it('the state holds digests, not the objects or their secrets', async () => {
 		const state: IDataObject = {};
-		await emitted(trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state));
+		await emitted(trigger({ events: ['beneficiaryAdded'], ...SMALL }, state));
 		const text = JSON.stringify(state);
 		for (const b of sim().beneficiaries('CUST_SMALL')) {
 			expect(text).not.toContain(b.beneficiaryToken);
@@ -166,13 +169,13 @@ describe('beneficiaryRemoved and beneficiaryChanged', () => {
 });
 
 describe('the life of a trigger', () => {
-	it('"Fetch Test Event" emits a small sample of real data without touching the saved state', async () => {
+	it('"Fetch Test Event" emits a sample of real data (one item of the entry) without touching the saved state', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state);
+		const poller = trigger({ events: ['beneficiaryAdded'], ...SMALL }, state);
 		await emitted(poller);
 		const saved = JSON.stringify(state);
 		const sample = await emitted(
-			trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state, {
+			trigger({ events: ['beneficiaryAdded'], ...SMALL }, state, {
 				mode: 'manual',
 				activation: 'manual',
 			}),
@@ -180,7 +183,7 @@ describe('the life of a trigger', () => {
 		expect(sample).toEqual(
 			sim()
 				.beneficiaries('CUST_SMALL')
-				.slice(0, 3)
+				.slice(0, 1)
 				.map((b) => ({ ...b, event: 'beneficiaryAdded', ...OWNER })),
 		);
 		expect(JSON.stringify(state)).toBe(saved);
@@ -188,17 +191,15 @@ describe('the life of a trigger', () => {
 
 	it('reactivation starts from a fresh baseline; a restart of n8n carries on', async () => {
 		const state: IDataObject = {};
-		await emitted(trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state));
+		await emitted(trigger({ events: ['beneficiaryAdded'], ...SMALL }, state));
 		sim().beneficiaries('CUST_SMALL').push(newBeneficiary(3));
 		// n8n restarted ('init'): the change made meanwhile is emitted.
 		expect(
-			await emitted(
-				trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state, { activation: 'init' }),
-			),
+			await emitted(trigger({ events: ['beneficiaryAdded'], ...SMALL }, state, { activation: 'init' })),
 		).toHaveLength(1);
 		sim().beneficiaries('CUST_SMALL').push(newBeneficiary(4));
 		// Deactivated and activated again: a fresh baseline, nothing emitted.
-		const reactivated = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state, {
+		const reactivated = trigger({ events: ['beneficiaryAdded'], ...SMALL }, state, {
 			activation: 'activate',
 		});
 		expect(await emitted(reactivated)).toBeNull();
@@ -209,9 +210,9 @@ describe('the life of a trigger', () => {
 		const state: IDataObject = {};
 		const usd = { filters: { currencyList: ['USD'] } };
 		// Each change below would emit (or would have emitted) without the reset.
-		await emitted(trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...usd, ...SMALL }, state));
+		await emitted(trigger({ events: ['beneficiaryAdded'], ...usd, ...SMALL }, state));
 		// Filters: without a reset the beneficiaries in other currencies would be "added".
-		const unfiltered = { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL };
+		const unfiltered = { events: ['beneficiaryAdded'], ...SMALL };
 		expect(
 			sim()
 				.beneficiaries('CUST_SMALL')
@@ -219,7 +220,7 @@ describe('the life of a trigger', () => {
 		).toBe(true);
 		expect(await emitted(trigger(unfiltered, state, { activation: 'update' }))).toBeNull();
 		// Subject: without a reset CUST_LARGE's 320 would be "added".
-		const large = { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], customerId: 'CUST_LARGE' };
+		const large = { events: ['beneficiaryAdded'], customerIds: 'CUST_LARGE', ...WHOLE };
 		expect(await emitted(trigger(large, state, { activation: 'update' }))).toBeNull();
 		// Event: the same request, so the same baseline: the removal made since the last poll is the next poll's.
 		const [gone] = sim().beneficiaries('CUST_LARGE').splice(0, 1);
@@ -235,17 +236,16 @@ describe('the life of a trigger', () => {
 });
 
 describe('quota events', () => {
-	const QUOTA = { quotaAccumulationMethod: 'USER_ID', quotaAccumulationId: 'U-1001', currency: 'USD' };
-
 	it('quotaBelowThreshold fires once on crossing, and again only after being back at or above', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 }, state);
+		const poller = trigger(BELOW, state);
 		expect(await emitted(poller)).toBeNull(); // 12500: baseline, above
 		sim().setQuota('USER_ID', 'U-1001', '900000');
 		expect(await emitted(poller)).toEqual([
 			{
 				event: 'quotaBelowThreshold',
-				subject: 'USER_ID U-1001 USD',
+				whoseAccount: 'own',
+				subject: 'own USER_ID U-1001 USD',
 				quotaAccumulationMethod: 'USER_ID',
 				quotaAccumulationId: 'U-1001',
 				availableQuota: { currency: 'USD', value: '900000' },
@@ -263,7 +263,7 @@ describe('quota events', () => {
 	});
 
 	it('quotaChanged fires with previousAmount when the amount differs', async () => {
-		const poller = trigger({ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA }, {});
+		const poller = trigger({ events: ['quotaChanged'], ...ownQuota() }, {});
 		expect(await emitted(poller)).toBeNull();
 		expect(await emitted(poller)).toBeNull();
 		sim().setQuota('USER_ID', 'U-1001', '1250001');
@@ -275,28 +275,28 @@ describe('quota events', () => {
 
 	it('a bad threshold is a typed error that names the field and does not carry the access token', async () => {
 		const planted = 'planted-trigger-token-9d2e';
-		const poller = trigger(
-			{
-				triggerOn: 'quota',
+		const poller = activateTrigger({
+			parameters: {
 				events: ['quotaBelowThreshold'],
-				...QUOTA,
-				threshold: -1,
-				options: { accessToken: planted },
+				quotas: { quota: [{ connectedAccountId: 'ACC_0002', ...QUOTA, threshold: -1 }] },
 			},
-			{},
-		);
+			credentials: { ...sandboxCredentials(sim().url), accessToken: planted },
+			staticData: {},
+		});
 		const failed = await poller.poll();
 		expect(failed.ok).toBe(false);
 		if (failed.ok) return;
-		expect(failed.error.message).toBe('Threshold must be a number of at least 0, got -1');
-		const { node } = failed.error as Error & { node: { parameters: unknown } };
+		const { node, description } = failed.error as Error & { node: { parameters: unknown }; description?: string };
+		expect(failed.error.message).toBe('Quotas has 1 bad entry (row 1)');
+		expect(description).toBe(setRefusal('row 1: Threshold "-1" is not a number of at least 0'));
 		expect(JSON.stringify(node)).not.toContain(planted);
-		expect(JSON.stringify(node.parameters)).toContain('[hidden]');
+		expect(`${failed.error.message} ${description ?? ''}`).not.toContain(planted);
+		expect(sim().requests).toHaveLength(0);
 	});
 
 	it('a failed quota poll emits nothing and keeps the last amount', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA }, state);
+		const poller = trigger({ events: ['quotaChanged'], ...ownQuota() }, state);
 		await emitted(poller);
 		sim().setQuota('USER_ID', 'U-1001', '1');
 		sim().addFault({ fault: 'staleTime', operation: 'quota', times: 1 });
@@ -310,15 +310,16 @@ describe('quota events', () => {
 });
 
 describe('a Threshold that is no number is refused, naming the field', () => {
+	const none = 'no threshold, which Quota Below Threshold needs';
 	it.each([
-		['an empty string', ''],
-		['text', 'ten thousand'],
-		['a negative number', -5],
-		['a negative number as text', '-5'],
-		['nothing', null],
-	])('%s', async (_, threshold) => {
+		['an empty string', '', none],
+		['text', 'ten thousand', 'Threshold "ten thousand" is not a number of at least 0'],
+		['a negative number', -5, 'Threshold "-5" is not a number of at least 0'],
+		['a negative number as text', '-5', 'Threshold "-5" is not a number of at least 0'],
+		['nothing', null, none],
+	])('%s', async (_, threshold, problem) => {
 		const poller = activateTrigger({
-			parameters: { ...BELOW, threshold: threshold as number },
+			parameters: { ...BELOW, ...ownQuota(threshold) } as INodeParameters,
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
 		});
@@ -326,14 +327,15 @@ describe('a Threshold that is no number is refused, naming the field', () => {
 		const result = await poller.poll();
 		expect(result.ok).toBe(false);
 		if (result.ok) return;
-		expect(result.error.message).toMatch(/^Threshold must be a number of at least 0/);
+		expect(result.error.message).toBe('Quotas has 1 bad entry (row 1)');
+		expect(result.error.description).toBe(setRefusal(`row 1: ${problem}`));
 		expect(sim().requests.length).toBe(sent);
 	});
 
 	it('a number given as text (an expression) is read as that number', async () => {
 		setQuota('900000');
 		const poller = activateTrigger({
-			parameters: { ...BELOW, threshold: '10000' as unknown as number },
+			parameters: { ...BELOW, ...ownQuota('10000') } as INodeParameters,
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
 		});

@@ -50,10 +50,11 @@ describe.each(SAVINGS)('n8n saving %s: an edit that sends the same request keeps
 		const errors: string[] = [];
 		for (let i = 0; i < 4; i++) {
 			const poll = await n8n.poll();
-			if (poll.error) errors.push(poll.error.message);
+			if (poll.error) errors.push(`${poll.error.message} | ${poll.error.description}`);
 		}
 		expect(errors).toHaveLength(1);
-		expect(errors[0]).toMatch(/CUST_EMPTY/);
+		// n8n's title counts the failed entries; its description names each.
+		expect(errors[0]).toMatch(/^1 of 2 watched entries failed \| .*CUST_EMPTY/);
 	});
 
 	it('a status U back-off holds across an edit of the threshold and the events: no early request, no second report', async () => {
@@ -80,13 +81,17 @@ describe.each(SAVINGS)('n8n saving %s: an edit that sends the same request keeps
 		expect(seen).toEqual(['REF-E-1']);
 	});
 
-	it('Watch One and a set of one are the same request: the baseline carries over', async () => {
-		const one = quotaTrigger('one', ['quotaChanged']);
-		const n8n = app(one, saving);
+	it('a quota row moved to a pasted line (OWN typed) is the same request: the baseline carries over', async () => {
+		const row = quotaTrigger('one', ['quotaChanged']);
+		const n8n = app(row, saving);
 		await n8n.activate();
 		sim().setQuota('USER_ID', 'U-1001', '300');
-		const set = { ...one, watch: 'many', subjects: { subject: [{ ...QUOTA, threshold: '' }] } };
-		const seen = [...itemsOf(await n8n.update(set as unknown as INodeParameters)), ...itemsOf(await n8n.poll())];
+		const { quotaAccumulationMethod, quotaAccumulationId, currency } = QUOTA;
+		const line = {
+			events: ['quotaChanged'],
+			options: { quotasText: `OWN, ${quotaAccumulationMethod}, ${quotaAccumulationId}, ${currency}, 10000` },
+		};
+		const seen = [...itemsOf(await n8n.update(line as unknown as INodeParameters)), ...itemsOf(await n8n.poll())];
 		expect(seen.map((item) => [item.previousAmount, item.availableQuotaAmount])).toEqual([[12500, 3]]);
 	});
 });

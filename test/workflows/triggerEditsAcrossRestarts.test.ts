@@ -1,7 +1,7 @@
 /**
  * What the fourth hostile review of the request-keyed state found (issue 39), kept as regressions,
  * with the attacks that held: a threshold edit, a back-off saved by the poll that met the U where
- * every poll is saved; Watch One to a set of one after a burst, and rows reordered.
+ * every poll is saved; one customer to a set holding it after a burst, and lines reordered.
  */
 import type { Beneficiary } from '../../sandbox/data';
 import { useSimulator } from '../support/helpers';
@@ -50,27 +50,22 @@ describe('a status U back-off across a restart where every poll is saved (durabl
 });
 
 describe('attacks that held', () => {
-	it('Watch One -> a set of one after a burst of 600 Added: each once, nothing new', async () => {
+	it('one customer -> a set holding it on another line after a burst of 600 Added: each once, nothing new', async () => {
 		const one = customerTrigger('one', ['beneficiaryAdded'], 'CUST_EMPTY');
 		const n8n = app(one, 'scheduler');
 		await n8n.activate();
 		empty().push(...Array.from({ length: 600 }, (_, i) => payee(`W-${i}`)));
 		const seen = events(await n8n.poll());
-		const set = { ...one, watch: 'many', options: {}, customers: { customer: [{ customerId: 'CUST_EMPTY' }] } };
+		// The same request, now named "line 2" of a set of two: what it holds is its own still.
+		const set = { ...one, customerIds: '# the treasury customers\nCUST_EMPTY\nCUST_SMALL' };
 		await n8n.update(set as never);
 		for (let i = 0; i < 3; i++) seen.push(...events(await n8n.poll()));
 		expect(seen).toHaveLength(600);
 		expect(new Set(seen).size).toBe(600);
 	});
 
-	it('rows reordered in a set keep every baseline: a payee bound meanwhile is reported once', async () => {
-		const rows = (ids: string[]) => ({
-			triggerOn: 'beneficiaries',
-			events: ['beneficiaryAdded'],
-			watch: 'many',
-			options: {},
-			customers: { customer: ids.map((customerId) => ({ customerId })) },
-		});
+	it('lines reordered in a set keep every baseline: a payee bound meanwhile is reported once', async () => {
+		const rows = (ids: string[]) => ({ events: ['beneficiaryAdded'], options: {}, customerIds: ids.join('\n') });
 		const n8n = app(rows(['CUST_SMALL', 'CUST_EMPTY']) as never, 'scheduler');
 		await n8n.activate();
 		empty().push(payee('R-1'));

@@ -1,5 +1,5 @@
 /**
- * Node version 3: one trigger, the events the user picks, one read serving them all, each item
+ * One trigger, the events the user picks, one read serving them all, each item
  * naming its event. Bank Details Changed without an expression, and the bank change that arrives
  * as Removed plus Added (no reference ID, or another payee under the ID) caught by the same
  * trigger. For one customer alone and in a set.
@@ -44,7 +44,7 @@ describe.each(SHAPES)('events picked together, %s customer', (shape) => {
 		const account = String(changed.bankAccountNo);
 		expect(item.bankAccountNo).toBe(`****${account.slice(-4)}`);
 		expect(JSON.stringify(item)).not.toContain(account);
-		expect(item._listedFor).toEqual({ customerId: 'CUST_SMALL' });
+		expect(item.whoseAccount).toBe('CUST_SMALL');
 	});
 
 	it('Beneficiary Changed with Bank Details Changed: a bank change comes once, as Bank Details Changed; a nickname change as Changed', async () => {
@@ -124,21 +124,29 @@ describe('possibleBankChange: only an Added and a Removed that could be one paye
 	});
 });
 
-describe('the events a version 3 trigger accepts', () => {
+describe('the events a trigger accepts', () => {
 	const poller = (parameters: INodeParameters) =>
-		activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData: {}, typeVersion: 3 });
+		activateTrigger({ parameters, credentials: sandboxCredentials(sim().url), staticData: {}, typeVersion: 1 });
 
 	it.each([
-		['no event', { triggerOn: 'beneficiaries', events: [] } as INodeParameters, /Pick at least one event/],
+		['no event', { events: [] } as INodeParameters, /^Events is empty: pick at least one event$/, undefined],
 		[
-			'an event of the other family',
-			{ triggerOn: 'quota', events: ['beneficiaryAdded'] } as INodeParameters,
-			/not events of quota/,
+			'events of both families',
+			{ ...quotaTrigger('one', ['quotaChanged', 'beneficiaryAdded']) } as INodeParameters,
+			/^Events mixes beneficiary events and quota events$/,
+			undefined,
 		],
-	])('%s is refused before anything is sent, naming the field', async (_, parameters, message) => {
+		[
+			'an unknown event',
+			{ events: ['beneficiaryDeleted'] } as INodeParameters,
+			/^Events has an event this trigger does not know$/,
+			/^Unknown: beneficiaryDeleted\. /,
+		],
+	])('%s is refused before anything is sent, naming the field', async (_, parameters, message, description) => {
 		const sent = sim().requests.length;
 		const result = await poller(parameters).poll();
 		expect(!result.ok && result.error.message).toMatch(message);
+		if (description) expect(!result.ok && result.error.description).toMatch(description);
 		expect(sim().requests.length).toBe(sent);
 	});
 
@@ -148,12 +156,12 @@ describe('the events a version 3 trigger accepts', () => {
 			parameters,
 			credentials: sandboxCredentials(sim().url),
 			staticData: {},
-			typeVersion: 3,
+			typeVersion: 1,
 			mode: 'manual',
 			activation: 'manual',
 		}).poll();
 		expect(result.ok && result.items?.map((item) => [item.json.event, item.json.subject])).toEqual([
-			['quotaBelowThreshold', 'USER_ID U-1001 USD'],
+			['quotaBelowThreshold', 'own USER_ID U-1001 USD'],
 		]);
 	});
 });

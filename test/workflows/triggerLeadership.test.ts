@@ -33,7 +33,8 @@ it('a report due at a leadership change comes at the new leader’s next poll, o
 	const takeover = await n8n.failover();
 	expect(takeover?.error?.message).toBeUndefined();
 	const reported = await n8n.poll();
-	expect(reported.error?.message).toContain('CUST_EMPTY');
+	expect(reported.error?.message).toBe('1 of 2 watched entries failed');
+	expect(reported.error?.description).toContain('CUST_EMPTY');
 	const after = await n8n.poll();
 	expect(after.error).toBeUndefined();
 	expect(itemsOf(after)).toEqual([]);

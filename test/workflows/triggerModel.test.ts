@@ -4,7 +4,7 @@
  * changes with and without a reference ID; a crowd of 260 quota subjects moved at once, 520
  * events, removed from the set and added back), polls, n8n restarts, another main taking the lead
  * (multi-main), edits that keep the request
- * (events, threshold, Timeout, an empty filter, Watch One <-> a set of one) and that change it
+ * (events, threshold, Timeout, an empty filter, rows <-> pasted lines) and that change it
  * (a row added or removed), a deactivation and activation, waits, and faults (F, U, a rate limit, a
  * request without an answer within the Timeout, a connection reset at every attempt, a list that
  * changes after every request that reads it),

@@ -19,7 +19,7 @@ const show = (p: N8nPoll | undefined) =>
 	p === undefined
 		? 'none'
 		: p.error
-			? `error: ${p.error.message}`
+			? `error: ${p.error.message} | ${p.error.description}`
 			: (p.items ?? []).map((i) => `${i.event}:${i.subject ?? i.referenceBeneficiaryId}`);
 
 describe('an edit of an active workflow with a set entry failing (default poller)', () => {
@@ -28,7 +28,7 @@ describe('an edit of an active workflow with a set entry failing (default poller
 		expect(show(await n8n.activate())).toEqual([]);
 		sim().addFault({ fault: 'answer', operation: 'quota', accumulationId: 'U-B1', answer: FAIL, times: 1 });
 		sim().setQuota('USER_ID', 'U-1001', '5');
-		expect(show(await n8n.poll())).toEqual(['quotaChanged:USER_ID U-1001 USD']);
+		expect(show(await n8n.poll())).toEqual(['quotaChanged:own USER_ID U-1001 USD']);
 		// The user edits the workflow (here: the same parameters, saved again).
 		const edit = await n8n.update(quotaTrigger('set', ['quotaChanged']));
 		expect(show(edit)).toEqual([]);
@@ -49,14 +49,14 @@ describe('an edit of an active workflow loses no change', () => {
 		expect(show(await n8n.activate())).toEqual([]);
 		sim().addFault({ fault: 'answer', operation: 'quota', accumulationId: 'U-B1', answer: FAIL, times: 1 });
 		sim().setQuota('USER_ID', 'U-1001', '5');
-		expect(show(await n8n.poll())).toEqual(['quotaChanged:USER_ID U-1001 USD']);
+		expect(show(await n8n.poll())).toEqual(['quotaChanged:own USER_ID U-1001 USD']);
 		sim().setQuota('USER_ID', 'U-1001', '7');
 		const edit = await n8n.update(quotaTrigger('set', ['quotaChanged']));
 		const seen = [show(edit)];
 		// n8n leaves a workflow whose edit failed to activate inactive: the user activates it again.
 		if (edit?.error) seen.push(show(await n8n.activate()));
 		seen.push(show(await n8n.poll()), show(await n8n.poll()));
-		expect(seen.flat()).toContain('quotaChanged:USER_ID U-1001 USD');
+		expect(seen.flat()).toContain('quotaChanged:own USER_ID U-1001 USD');
 	});
 });
 
@@ -66,19 +66,19 @@ describe('durable cursors: a quota alert re-armed at a poll that reports a failu
 		expect(show(await n8n.activate())).toEqual([]);
 		for (let i = 0; i < 3; i++) expect(show(await n8n.poll())).toEqual([]);
 		sim().setQuota('USER_ID', 'U-1001', '100'); // 1.00 < 10000
-		expect(show(await n8n.poll())).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
+		expect(show(await n8n.poll())).toEqual(['quotaBelowThreshold:own USER_ID U-1001 USD']);
 		expect(show(await n8n.poll())).toEqual([]);
 		// Recovers at the poll where the other subject fails: that poll moved a state, so the report
 		// waits for the next poll, which reads nothing (what a poll that throws read would be lost).
 		sim().setQuota('USER_ID', 'U-1001', '9000000');
 		sim().addFault({ fault: 'answer', operation: 'quota', accumulationId: 'U-B1', answer: FAIL, times: 1 });
 		expect(show(await n8n.poll())).toEqual([]);
-		expect(show(await n8n.poll())).toMatch(/^error: .*U-B1/);
+		expect(show(await n8n.poll())).toMatch(/^error: 1 of 2 watched entries failed \| .*U-B1/);
 		await n8n.restart();
 		sim().setQuota('USER_ID', 'U-1001', '100'); // a new crossing
 		// The report, not saved by any n8n setup, may be repeated once after the restart (documented).
 		const seen = [show(await n8n.poll()), show(await n8n.poll()), show(await n8n.poll())].flat();
-		expect(seen.filter((o) => !String(o).startsWith('error'))).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
+		expect(seen.filter((o) => !String(o).startsWith('error'))).toEqual(['quotaBelowThreshold:own USER_ID U-1001 USD']);
 	});
 });
 
@@ -105,7 +105,7 @@ describe('durable cursors: a beneficiary first seen by a poll that reports a fai
 		small().push({ ...small()[0], referenceBeneficiaryId: 'REF-C2', beneficiaryToken: token });
 		sim().addFault({ fault: 'answer', operation: 'list', customerId: 'CUST_EMPTY', answer: FAIL, times: 1 });
 		expect(show(await n8n.poll())).toEqual([]); // REF-C2 first seen: the report waits
-		expect(show(await n8n.poll())).toMatch(/^error: .*CUST_EMPTY/);
+		expect(show(await n8n.poll())).toMatch(/^error: 1 of 2 watched entries failed \| .*CUST_EMPTY/);
 		await n8n.restart();
 		small().pop();
 		const seen = [show(await n8n.poll()), show(await n8n.poll()), show(await n8n.poll())].flat();
@@ -131,7 +131,7 @@ describe('durable cursors: a quota alert re-armed at a quiet poll', () => {
 		expect(show(await n8n.activate())).toEqual([]);
 		for (let i = 0; i < 3; i++) expect(show(await n8n.poll())).toEqual([]);
 		sim().setQuota('USER_ID', 'U-1001', '100');
-		expect(show(await n8n.poll())).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
+		expect(show(await n8n.poll())).toEqual(['quotaBelowThreshold:own USER_ID U-1001 USD']);
 		expect(show(await n8n.poll())).toEqual([]);
 		sim().setQuota('USER_ID', 'U-1001', '9000000');
 		expect(show(await n8n.poll())).toEqual([]);
@@ -139,7 +139,7 @@ describe('durable cursors: a quota alert re-armed at a quiet poll', () => {
 		sim().setQuota('USER_ID', 'U-1001', '100');
 		// The report, not saved by any n8n setup, may be repeated once after the restart (documented).
 		const seen = [show(await n8n.poll()), show(await n8n.poll()), show(await n8n.poll())].flat();
-		expect(seen.filter((o) => !String(o).startsWith('error'))).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
+		expect(seen.filter((o) => !String(o).startsWith('error'))).toEqual(['quotaBelowThreshold:own USER_ID U-1001 USD']);
 	});
 });
 
@@ -162,22 +162,19 @@ describe('overlapping polls of the default poller (a poll longer than the poll i
 
 describe('durable cursors: a baseline taken by a poll that reports a failure', () => {
 	it('a customer added by an edit fails once while another has an event: its baseline is committed, and a beneficiary bound before a restart is reported once', async () => {
-		const one = { triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], watch: 'many', options: {} };
-		const n8n = app({ ...one, customers: { customer: [{ customerId: 'CUST_SMALL' }] } } as never, 'durable');
+		const one = { events: ['beneficiaryAdded'], options: {} };
+		const n8n = app({ ...one, customerIds: 'CUST_SMALL' } as never, 'durable');
 		await n8n.activate();
 		expect(show(await n8n.poll())).toEqual([]);
 		sim().addFault({ fault: 'answer', operation: 'list', customerId: 'CUST_EMPTY', answer: FAIL, times: 1 });
-		await n8n.update({
-			...one,
-			customers: { customer: [{ customerId: 'CUST_SMALL' }, { customerId: 'CUST_EMPTY' }] },
-		} as never);
+		await n8n.update({ ...one, customerIds: 'CUST_SMALL\nCUST_EMPTY' } as never);
 		small().push({
 			...small()[0],
 			referenceBeneficiaryId: 'REF-G4A',
 			beneficiaryToken: Buffer.from('token:G4A').toString('base64'),
 		});
 		expect(show(await n8n.poll())).toEqual(['beneficiaryAdded:REF-G4A']); // CUST_EMPTY failed: its report waits
-		expect(show(await n8n.poll())).toMatch(/^error: .*CUST_EMPTY/); // a poll that reads nothing
+		expect(show(await n8n.poll())).toMatch(/^error: 1 of 2 watched entries failed \| .*CUST_EMPTY/); // a poll that reads nothing
 		expect(show(await n8n.poll())).toEqual([]); // CUST_EMPTY's baseline, saved
 		sim()
 			.beneficiaries('CUST_EMPTY')
@@ -199,27 +196,27 @@ describe('default poller: saving the workflow twice in a row is no proof that ev
 			const params = quotaTrigger(shape, ['quotaBelowThreshold']);
 			const n8n = app(params, 'emit');
 			sim().setQuota('USER_ID', 'U-1001', '100'); // 1.00 < 10000
-			expect(show(await n8n.activate())).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
+			expect(show(await n8n.activate())).toEqual(['quotaBelowThreshold:own USER_ID U-1001 USD']);
 			expect(show(await n8n.update(params))).toEqual([]); // saved twice (Ctrl+S, Ctrl+S)
 			expect(show(await n8n.update(params))).toEqual([]);
 			sim().setQuota('USER_ID', 'U-1001', '9000000');
 			expect(show(await n8n.poll())).toEqual([]); // recovered: re-armed (a quiet poll: not saved on this poller)
 			sim().setQuota('USER_ID', 'U-1001', '100'); // below again: a new crossing
 			const seen = [show(await n8n.restart()), show(await n8n.poll())].flat();
-			expect(seen).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
+			expect(seen).toEqual(['quotaBelowThreshold:own USER_ID U-1001 USD']);
 		},
 	);
 	it('saved once, re-armed at a quiet poll, n8n restarts with the quota below again: it alerts', async () => {
 		const params = quotaTrigger('one', ['quotaBelowThreshold']);
 		const n8n = app(params, 'emit');
 		sim().setQuota('USER_ID', 'U-1001', '100');
-		expect(show(await n8n.activate())).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
+		expect(show(await n8n.activate())).toEqual(['quotaBelowThreshold:own USER_ID U-1001 USD']);
 		expect(show(await n8n.update(params))).toEqual([]);
 		sim().setQuota('USER_ID', 'U-1001', '9000000');
 		expect(show(await n8n.poll())).toEqual([]);
 		sim().setQuota('USER_ID', 'U-1001', '100');
 		const seen = [show(await n8n.restart()), show(await n8n.poll())].flat();
-		expect(seen).toEqual(['quotaBelowThreshold:USER_ID U-1001 USD']);
+		expect(seen).toEqual(['quotaBelowThreshold:own USER_ID U-1001 USD']);
 	});
 });
 
@@ -229,36 +226,27 @@ describe('a rate-limited gateway during a set poll', () => {
 		async (saving) => {
 			const ids = Array.from({ length: 24 }, (_, i) => `U-B${200 + i}`);
 			const rows = ids.map((id) => ({
+				connectedAccountId: 'own',
 				quotaAccumulationMethod: 'USER_ID',
 				quotaAccumulationId: id,
 				currency: 'USD',
-				threshold: '',
-			}));
-			const params = {
-				triggerOn: 'quota',
-				events: ['quotaChanged'],
-				watch: 'many',
 				threshold: 1,
-				subjects: { subject: rows },
-			};
+			}));
+			const params = { events: ['quotaChanged'], quotas: { quota: rows } };
 			const n8n = app(params as never, saving);
 			expect(show(await n8n.activate())).toEqual([]);
 			sim().addFault({ fault: 'rateLimit', every: 3 });
 			ids.forEach((id, i) => sim().setQuota('USER_ID', id, String(500 + i)));
 			const seen = [show(await n8n.poll()), show(await n8n.poll()), show(await n8n.poll())].flat();
-			expect([...seen].sort()).toEqual(ids.map((id) => `quotaChanged:USER_ID ${id} USD`).sort());
+			expect([...seen].sort()).toEqual(ids.map((id) => `quotaChanged:own USER_ID ${id} USD`).sort());
 		},
 	);
 	it('customers, every 3rd request refused: each change once', async () => {
 		const n8n = app(
 			{
-				triggerOn: 'beneficiaries',
 				events: ['beneficiaryAdded', 'beneficiaryRemoved'],
-				watch: 'many',
 				options: {},
-				customers: {
-					customer: [{ customerId: 'CUST_LARGE' }, { customerId: 'CUST_SMALL' }, { customerId: 'CUST_EMPTY' }],
-				},
+				customerIds: 'CUST_LARGE\nCUST_SMALL\nCUST_EMPTY',
 			} as never,
 			'scheduler',
 		);

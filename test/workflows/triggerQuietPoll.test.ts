@@ -13,14 +13,14 @@ const { sim } = useSimulator();
 useClock();
 const trigger = triggerOf(sim);
 
-const LARGE = { customerId: 'CUST_LARGE' };
+const LARGE = { customerIds: 'CUST_LARGE' };
 
 describe('the quiet poll (one read when the list is as saved)', () => {
 	it('a new field, null on every entry, is no event; the next poll is one read; its first value is one change naming it', async () => {
 		const state: IDataObject = {};
-		const changed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'], ...LARGE }, state);
-		const added = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...LARGE }, {});
-		const removed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, {});
+		const changed = trigger({ events: ['beneficiaryChanged'], ...LARGE }, state);
+		const added = trigger({ events: ['beneficiaryAdded'], ...LARGE }, {});
+		const removed = trigger({ events: ['beneficiaryRemoved'], ...LARGE }, {});
 		for (const p of [changed, added, removed]) expect(await emitted(p)).toBeNull();
 		const list = sim().beneficiaries('CUST_LARGE') as unknown as IDataObject[];
 		// The gateway starts sending a field it did not know, as null, on every entry (a new column).
@@ -46,7 +46,7 @@ describe('the quiet poll (one read when the list is as saved)', () => {
 		const state: IDataObject = {};
 		const list = sim().beneficiaries('CUST_LARGE') as unknown as IDataObject[];
 		list[319].lateField = { nested: [1, null] };
-		const changed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'], ...LARGE }, state);
+		const changed = trigger({ events: ['beneficiaryChanged'], ...LARGE }, state);
 		expect(await emitted(changed)).toBeNull();
 		const before = listRequests(sim());
 		expect(await emitted(changed)).toBeNull();
@@ -60,7 +60,7 @@ describe('the quiet poll (one read when the list is as saved)', () => {
 
 	it('two entries of one reference ID served in the other order: no event of any kind, and the state still reports a later change once', async () => {
 		const watchers = (['beneficiaryAdded', 'beneficiaryChanged', 'beneficiaryRemoved'] as const).map((event) =>
-			trigger({ triggerOn: 'beneficiaries', events: [event], customerId: 'CUST_TWICE' }, {}),
+			trigger({ events: [event], customerIds: 'CUST_TWICE' }, {}),
 		);
 		for (const p of watchers) expect(await emitted(p)).toBeNull();
 		const list = sim().beneficiaries('CUST_TWICE');
@@ -101,7 +101,7 @@ describe('an entry listed twice, one copy kept as it was over the event cap whil
 		small[5].riskLevel = 'HIGH'; // a field no entry had (a new column), on another beneficiary
 		const seen: IDataObject[] = [];
 		for (let i = 0; i < 4; i++) seen.push(...((await emitted(poller)) ?? []));
-		const ofSmall = seen.filter((i) => (i._listedFor as IDataObject).customerId === 'CUST_SMALL');
+		const ofSmall = seen.filter((i) => i.whoseAccount === 'CUST_SMALL');
 		expect(ofSmall.map((i) => [i.referenceBeneficiaryId, Object.keys(i.changes as IDataObject)])).toEqual([
 			[small[1].referenceBeneficiaryId, ['status']],
 			[small[5].referenceBeneficiaryId, ['riskLevel']],
@@ -122,7 +122,7 @@ describe('an entry listed twice, one copy kept as it was over the event cap whil
 		small[4].riskLevel = 'HIGH'; // a new column, on another beneficiary (a change this trigger does not watch)
 		const seen: IDataObject[] = [];
 		for (let i = 0; i < 4; i++) seen.push(...((await emitted(removedSet)) ?? []));
-		const ofSmall = seen.filter((i) => (i._listedFor as IDataObject).customerId === 'CUST_SMALL');
+		const ofSmall = seen.filter((i) => i.whoseAccount === 'CUST_SMALL');
 		expect(ofSmall.map((i) => i.referenceBeneficiaryId)).toEqual([gone.referenceBeneficiaryId]);
 		expect(seen).toHaveLength(571);
 		expect(await emitted(addedSet)).toBeNull();

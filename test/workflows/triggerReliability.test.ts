@@ -27,15 +27,20 @@ async function emitted(poller: Poller): Promise<IDataObject[] | null> {
 	return result.items?.map((item) => item.json) ?? null;
 }
 
-const SMALL = { customerId: 'CUST_SMALL' };
-const LARGE = { customerId: 'CUST_LARGE' };
+const SMALL = { customerIds: 'CUST_SMALL' };
+const LARGE = { customerIds: 'CUST_LARGE' };
+/** Your own quota subject U-1001 as the one row, its threshold if given. */
+const ownQuota = (threshold?: number) =>
+	({
+		quotas: { quota: [{ connectedAccountId: 'own', ...QUOTA, ...(threshold === undefined ? {} : { threshold }) }] },
+	}) as unknown as INodeParameters;
 
 describe('a beneficiary keeps its identity when its bank details change', () => {
 	it('one Beneficiary Changed naming the bank fields; no Added, no Removed', async () => {
 		const watchers = Object.fromEntries(
 			(['beneficiaryAdded', 'beneficiaryChanged', 'beneficiaryRemoved'] as const).map((event) => [
 				event,
-				trigger({ triggerOn: 'beneficiaries', events: [event], ...SMALL, maskBankDetails: false }, {}),
+				trigger({ events: [event], ...SMALL, options: { maskBankDetails: false, simplify: false } }, {}),
 			]),
 		);
 		for (const poller of Object.values(watchers)) expect(await emitted(poller)).toBeNull();
@@ -51,7 +56,7 @@ describe('a beneficiary keeps its identity when its bank details change', () => 
 		};
 		if (before.bankAccountIBAN)
 			changes.bankAccountIBAN = { before: tail(before.bankAccountIBAN), after: after.bankAccountIBAN };
-		const owner = { _listedFor: { customerId: 'CUST_SMALL' } };
+		const owner = { whoseAccount: 'CUST_SMALL' };
 		expect(await emitted(watchers.beneficiaryChanged)).toEqual([
 			{ ...after, event: 'beneficiaryChanged', changes, ...owner },
 		]);
@@ -60,7 +65,7 @@ describe('a beneficiary keeps its identity when its bank details change', () => 
 
 	it('the saved state holds neither the old nor the new bank details', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryChanged'], ...SMALL }, state);
+		const poller = trigger({ events: ['beneficiaryChanged'], ...SMALL }, state);
 		await emitted(poller);
 		const before = { ...sim().beneficiaries('CUST_SMALL')[0] };
 		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId);
@@ -73,8 +78,8 @@ describe('a beneficiary keeps its identity when its bank details change', () => 
 
 describe('a poll never reports a change that did not happen', () => {
 	it('a list changed between two page reads: no false event; the real ones once', async () => {
-		const added = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...LARGE }, {});
-		const removed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, {});
+		const added = trigger({ events: ['beneficiaryAdded'], ...LARGE }, {});
+		const removed = trigger({ events: ['beneficiaryRemoved'], ...LARGE }, {});
 		await emitted(added);
 		await emitted(removed);
 		const list = sim().beneficiaries('CUST_LARGE');
@@ -94,7 +99,7 @@ describe('a poll never reports a change that did not happen', () => {
 
 	it('a list that settles by the next poll is never an error: its change is reported once', async () => {
 		const state: IDataObject = {};
-		const removed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, state);
+		const removed = trigger({ events: ['beneficiaryRemoved'], ...LARGE }, state);
 		await emitted(removed);
 		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10, times: 4 });
 		const gone = sim().beneficiaries('CUST_LARGE').slice(10, 14);
@@ -114,7 +119,7 @@ describe('a quiet poll costs one read', () => {
 
 	it('a list of 7 pages as saved is read once; a changed one is read again before anything is emitted', async () => {
 		const state: IDataObject = {};
-		const added = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...LARGE }, state);
+		const added = trigger({ events: ['beneficiaryAdded'], ...LARGE }, state);
 		await emitted(added); // the baseline: confirmed, 14 pages
 		const baselineRequests = listRequests();
 		expect(baselineRequests).toBe(14);
@@ -135,8 +140,8 @@ describe('a quiet poll costs one read', () => {
 
 	it('a change made as the last page was served, unseen by a first read equal to the state, is reported by the next poll, once', async () => {
 		const state: IDataObject = {};
-		const removed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, state);
-		const added = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...LARGE }, {});
+		const removed = trigger({ events: ['beneficiaryRemoved'], ...LARGE }, state);
+		const added = trigger({ events: ['beneficiaryAdded'], ...LARGE }, {});
 		await emitted(removed);
 		await emitted(added);
 		const last = sim().beneficiaries('CUST_LARGE')[319];
@@ -153,7 +158,7 @@ describe('a quiet poll costs one read', () => {
 
 	it('a state migrated from 0.1.0 (no last four yet) is confirmed once, then quiet polls cost one read', async () => {
 		const state: IDataObject = {};
-		const removed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, state);
+		const removed = trigger({ events: ['beneficiaryRemoved'], ...LARGE }, state);
 		await emitted(removed);
 		// As 0.1.0 saved it: one subject's state at the top, version 3, entries without the last four.
 		const saved = JSON.parse(entryStateOf(state) as string) as { version: number; entries: Record<string, unknown[]> };
@@ -162,7 +167,7 @@ describe('a quiet poll costs one read', () => {
 		state.state = saved;
 		delete state.pollRecord;
 		// The upgrade: n8n restarts with the new release (a new process), carrying on from what was saved.
-		const upgraded = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, state, {
+		const upgraded = trigger({ events: ['beneficiaryRemoved'], ...LARGE }, state, {
 			process: newN8nProcess(),
 			activation: 'init',
 		});
@@ -180,12 +185,12 @@ describe('the saved state belongs to one question', () => {
 		const other = await startSimulator({ clientId: 'OTHER_CLIENT_0002' });
 		try {
 			const state: IDataObject = {};
-			await emitted(trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...SMALL }, state));
+			await emitted(trigger({ events: ['beneficiaryRemoved'], ...SMALL }, state));
 			// The other account has two beneficiaries fewer: carried on, they would be "removed".
 			other.beneficiaries('CUST_SMALL').splice(0, 2);
 			const otherAccount = { ...sandboxCredentials(other.url), clientId: 'OTHER_CLIENT_0002' };
 			const switched = activateTrigger({
-				parameters: { triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...SMALL },
+				parameters: { events: ['beneficiaryRemoved'], ...SMALL },
 				credentials: otherAccount,
 				staticData: state,
 				activation: 'update',
@@ -195,7 +200,7 @@ describe('the saved state belongs to one question', () => {
 			expect(await emitted(switched)).toHaveLength(1);
 			// The same gateway under another address is another question too.
 			const elsewhere = activateTrigger({
-				parameters: { triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...SMALL },
+				parameters: { events: ['beneficiaryRemoved'], ...SMALL },
 				credentials: { ...otherAccount, baseUrl: other.url.replace('127.0.0.1', 'localhost') },
 				staticData: state,
 				activation: 'update',
@@ -213,7 +218,7 @@ describe('the saved state belongs to one question', () => {
 		['with damaged entries', { version: 2, kind: 'beneficiaries', question: 'x', fields: [], entries: { a: 5 } }],
 	])('a state %s is replaced by a fresh baseline with a warning, and the trigger carries on', async (_, saved) => {
 		const state: IDataObject = { state: saved as IDataObject };
-		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...SMALL }, state, {
+		const poller = trigger({ events: ['beneficiaryRemoved'], ...SMALL }, state, {
 			activation: 'init',
 		});
 		expect(await emitted(poller)).toBeNull();
@@ -225,7 +230,7 @@ describe('the saved state belongs to one question', () => {
 
 	it('a quota state damaged the same way is replaced too', async () => {
 		const state: IDataObject = { state: { version: 2, kind: 'quota', question: 'x', amount: 'lots' } };
-		const poller = trigger({ triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA }, state, { activation: 'init' });
+		const poller = trigger({ events: ['quotaChanged'], ...ownQuota() }, state, { activation: 'init' });
 		expect(await emitted(poller)).toBeNull();
 		expect(poller.warnings).toHaveLength(1);
 		sim().setQuota('USER_ID', 'U-1001', '1');
@@ -236,7 +241,7 @@ describe('the saved state belongs to one question', () => {
 });
 
 describe('quota alerts', () => {
-	const BELOW = { triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 };
+	const BELOW = { events: ['quotaBelowThreshold'], ...ownQuota(10000) };
 
 	it('a quota already below when the workflow is activated alerts on the first poll, once', async () => {
 		sim().setQuota('USER_ID', 'U-1001', '100');
@@ -250,7 +255,7 @@ describe('quota alerts', () => {
 
 	it('U on a beneficiary list backs off the same way', async () => {
 		const state: IDataObject = {};
-		const poller = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryAdded'], ...SMALL }, state);
+		const poller = trigger({ events: ['beneficiaryAdded'], ...SMALL }, state);
 		await emitted(poller);
 		sim().addFault({
 			fault: 'answer',
@@ -281,7 +286,7 @@ function n8n(parameters: INodeParameters, saving: N8nSaving) {
 }
 
 describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts across restarts, n8n saving %s', (saving) => {
-	const BELOW = { triggerOn: 'quota', events: ['quotaBelowThreshold'], ...QUOTA, threshold: 10000 };
+	const BELOW = { events: ['quotaBelowThreshold'], ...ownQuota(10000) };
 	const setQuota = (value: string) => sim().setQuota('USER_ID', 'U-1001', value);
 
 	it('falls, recovers, n8n restarts, falls again while it was down: two alerts', async () => {
@@ -321,11 +326,11 @@ describe.each(['emit', 'scheduler', 'durable'] as const)('quota alerts across re
 describe("n8n 2.x's poll budget", () => {
 	it('a list too large to read within it ends the poll whole: nothing emitted, nothing saved, size and budget named', async () => {
 		const state: IDataObject = {};
-		await emitted(trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, state));
+		await emitted(trigger({ events: ['beneficiaryRemoved'], ...LARGE }, state));
 		const saved = entryStateOf(state);
 		sim().beneficiaries('CUST_LARGE').splice(0, 3);
 		sim().setLatency(150);
-		const hurried = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, state, {
+		const hurried = trigger({ events: ['beneficiaryRemoved'], ...LARGE }, state, {
 			pollBudgetMs: 400,
 			activation: 'update',
 		});
@@ -334,11 +339,13 @@ describe("n8n 2.x's poll budget", () => {
 		expect(failed.ok).toBe(false);
 		if (failed.ok) return;
 		expect(failed.error.message).toBe(
-			"The beneficiary list of 317 beneficiaries (7 pages, each read at least twice to confirm the list is whole) could not be read within n8n's poll budget of 0.4 s, so this poll emitted nothing and the saved state did not change",
+			"CUST_LARGE beneficiaries: The beneficiary list could not be read within n8n's 0.4 s poll budget",
 		);
-		expect(failed.error.description).toMatch(/filters/);
+		expect(failed.error.description).toMatch(
+			/^It holds 317 beneficiaries in 7 pages, each read at least twice to confirm the list is whole\. This poll emitted nothing and the saved state did not change\. .*Filters/,
+		);
 		expect(entryStateOf(state)).toBe(saved);
-		const relaxed = trigger({ triggerOn: 'beneficiaries', events: ['beneficiaryRemoved'], ...LARGE }, state, {
+		const relaxed = trigger({ events: ['beneficiaryRemoved'], ...LARGE }, state, {
 			pollBudgetMs: 60_000,
 			activation: 'update',
 		});

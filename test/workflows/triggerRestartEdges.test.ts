@@ -16,7 +16,7 @@ useClock();
 const app = appOf(sim);
 const FAIL = { status: 'F', code: 'PROCESS_FAIL', message: 'General business failure' } as const;
 const BELOW = ['quotaBelowThreshold'];
-const ALERT = 'quotaBelowThreshold:USER_ID U-1001 USD';
+const ALERT = 'quotaBelowThreshold:own USER_ID U-1001 USD';
 const small = () => sim().beneficiaries('CUST_SMALL');
 const setQuota = (id: string, cents: string) => sim().setQuota('USER_ID', id, cents);
 const failOnce = (accumulationId: string) =>
@@ -24,12 +24,12 @@ const failOnce = (accumulationId: string) =>
 const failListOnce = (customerId: string) =>
 	sim().addFault({ fault: 'answer', operation: 'list', customerId, answer: FAIL, times: 1 });
 
-/** What a poll did: its items as "event:subject-or-reference", or "error: ..." for a failed execution. */
+/** What a poll did: its items as "event:subject-or-reference", or "error: <message> | <description>" for a failed execution (a set's message counts, its description names). */
 const show = (p: N8nPoll | undefined): string[] =>
 	p === undefined
 		? []
 		: p.error
-			? [`error: ${p.error.message}`]
+			? [`error: ${p.error.message} | ${p.error.description ?? ''}`]
 			: (p.items ?? []).map((i) => `${String(i.event)}:${String(i.subject ?? i.referenceBeneficiaryId)}`);
 const events = (seen: string[]) => seen.filter((s) => !s.startsWith('error'));
 const errors = (seen: string[]) => seen.filter((s) => s.startsWith('error'));
@@ -46,13 +46,7 @@ const bind = (customerId: string, ref: string) => {
 	return added;
 };
 const customerSet = (ids: string[], events = ['beneficiaryAdded']): INodeParameters =>
-	({
-		triggerOn: 'beneficiaries',
-		events,
-		watch: 'many',
-		options: {},
-		customers: { customer: ids.map((customerId) => ({ customerId })) },
-	}) as unknown as INodeParameters;
+	({ events, options: {}, customerIds: ids.join('\n') }) as unknown as INodeParameters;
 const cells = <S extends string>(savings: readonly S[]) =>
 	SHAPES.flatMap((shape) => savings.map((saving) => [shape, saving] as const));
 
@@ -178,7 +172,7 @@ describe('where quiet polls are not saved, a reported episode is reported once m
 			expect(show(await n8n.activate())).toEqual([]);
 			setQuota('U-1001', '1200000');
 			failOnce('U-B1');
-			expect(show(await n8n.poll())).toEqual(['quotaChanged:USER_ID U-1001 USD']);
+			expect(show(await n8n.poll())).toEqual(['quotaChanged:own USER_ID U-1001 USD']);
 			const seen = show(await n8n.poll()); // the report
 			expect(errors(seen)).toHaveLength(1);
 			for (let i = 0; i < 5; i++) seen.push(...show(await n8n.poll())); // U-B1 read again, fine; nothing changes

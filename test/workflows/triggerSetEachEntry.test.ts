@@ -1,5 +1,5 @@
 /**
- * Watch Many compares each entry as its read arrives, through n8n's engine against the simulator:
+ * A set compares each entry as its read arrives, through n8n's engine against the simulator:
  * 575 events of three customers in one poll, in the set's order, each item its own customer's; one entry held while
  * another failed; a list changing while its first read is served beside one that holds.
  */
@@ -20,7 +20,7 @@ const bound = (model: Beneficiary, label: string): Beneficiary => ({
 	beneficiaryNick: `Nick ${label}`,
 });
 
-describe('Watch Many, each entry compared as its read arrives', () => {
+describe('A set, each entry compared as its read arrives', () => {
 	const owner = new Map<string, string>();
 	const mark = (customerId: string) => {
 		for (const b of sim().beneficiaries(customerId)) owner.set(b.referenceBeneficiaryId, customerId);
@@ -39,16 +39,12 @@ describe('Watch Many, each entry compared as its read arrives', () => {
 		for (let i = 0; i < 2; i++) polls.push((await emitted(poller)) ?? []);
 		expect(polls.map((p) => p.length)).toEqual([575, 0]);
 		const all = polls.flat();
-		const whose = all.map((i) => (i._listedFor as IDataObject).customerId);
+		const whose = all.map((i) => i.whoseAccount);
 		expect(whose.slice(0, 320).every((c) => c === 'CUST_LARGE')).toBe(true);
 		expect(whose.slice(320, 570).every((c) => c === 'CUST_FIVE')).toBe(true);
 		expect(whose.slice(570).every((c) => c === 'CUST_SMALL')).toBe(true);
-		for (const item of all)
-			expect(owner.get(String(item.referenceBeneficiaryId))).toBe((item._listedFor as IDataObject).customerId);
-		expect(
-			new Set(all.map((i) => `${String((i._listedFor as IDataObject).customerId)} ${String(i.referenceBeneficiaryId)}`))
-				.size,
-		).toBe(575);
+		for (const item of all) expect(owner.get(String(item.referenceBeneficiaryId))).toBe(item.whoseAccount);
+		expect(new Set(all.map((i) => `${String(i.whoseAccount)} ${String(i.referenceBeneficiaryId)}`)).size).toBe(575);
 	});
 
 	it('one customer held (one read) while another failed; the failed one reports its change once when it reads again', async () => {
@@ -70,9 +66,7 @@ describe('Watch Many, each entry compared as its read arrives', () => {
 		expect(failed.ok).toBe(false);
 		expect(listRequests(sim(), 'CUST_LARGE') - before).toBe(7);
 		const items = await emitted(poller);
-		expect(items?.map((i) => [(i._listedFor as IDataObject).customerId, i.referenceBeneficiaryId])).toEqual([
-			['CUST_FIVE', 'REF-FIVE-NEW'],
-		]);
+		expect(items?.map((i) => [i.whoseAccount, i.referenceBeneficiaryId])).toEqual([['CUST_FIVE', 'REF-FIVE-NEW']]);
 		expect(await emitted(poller)).toBeNull();
 	});
 

@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { MAX_SET_SIZE } from '../../nodes/PartnerAccountInquiry/trigger/enteredSet';
 import { sandboxCredentials } from '../../sandbox/engine';
 import { n8nApp, type N8nPoll } from '../support/n8nApp';
-import { useSimulator } from '../support/helpers';
+import { setRefusal, SET_HINT, useSimulator } from '../support/helpers';
 import { customerSet, emitted, later, quotaSet, subjectRow, triggerOf, useClock } from '../support/pollerApp';
 
 const { sim } = useSimulator();
@@ -22,71 +22,93 @@ const quotaRequests = () => sim().requests.filter((r) => r.path.includes('Availa
 
 const row = subjectRow;
 const below = quotaSet;
+/** Quotas pasted in Options > Quotas as Text, whose account first. */
 const asText = (text: string, event = 'quotaBelowThreshold'): INodeParameters => ({
-	triggerOn: 'quota',
 	events: [event],
-	watch: 'many',
-	threshold: 100,
-	subjectsEntry: 'text',
-	subjectsText: text,
+	options: { quotasText: text },
 });
 const setQuota = (id: string, cents: string) => sim().setQuota('USER_ID', id, cents);
 
 describe('many quota subjects in one trigger', () => {
 	it('each subject against its own threshold; an alert names its subject; each exactly once', async () => {
 		const state: IDataObject = {};
-		// U-B1 has 1.01 USD, U-B2 2.01, U-B3 3.01: below 2 only U-B1 (default threshold 100 for U-B3).
+		// U-B1 has 1.01 USD, U-B2 2.01, U-B3 3.01: below 2 only U-B1 (threshold 100 for U-B3).
 		const poller = trigger(below([row('U-B1', '2'), row('U-B2', '2'), row('U-B3')]), state);
 		const first = await emitted(poller);
 		expect(first?.map((e) => [e.subject, e.threshold, e.availableQuotaAmount])).toEqual([
-			['USER_ID U-B1 USD', 2, 1.01],
-			['USER_ID U-B3 USD', 100, 3.01],
+			['own USER_ID U-B1 USD', 2, 1.01],
+			['own USER_ID U-B3 USD', 100, 3.01],
 		]);
 		expect(await emitted(poller)).toBeNull();
 		setQuota('U-B1', '500'); // back above its 2
 		setQuota('U-B2', '100'); // 1.00 < 2
-		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B2 USD']);
+		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['own USER_ID U-B2 USD']);
 		setQuota('U-B1', '1');
-		expect((await emitted(poller))?.map((e) => [e.subject, e.previousAmount])).toEqual([['USER_ID U-B1 USD', 5]]);
+		expect((await emitted(poller))?.map((e) => [e.subject, e.previousAmount])).toEqual([['own USER_ID U-B1 USD', 5]]);
 		expect(await emitted(poller)).toBeNull();
 	});
 
 	it('pasted text: one subject a line, commas, semicolons or tabs, comments and blank lines skipped', async () => {
 		const poller = trigger(
-			asText('# account, floor\nUSER_ID, U-B1, USD, 2\n\nUSER_ID;U-B2;usd;2\nUSER_ID\tU-B3\tUSD', 'quotaChanged'),
+			asText(
+				'# account, floor\nown, USER_ID, U-B1, USD, 2\n\nown;USER_ID;U-B2;usd;2\nOWN\tUSER_ID\tU-B3\tUSD',
+				'quotaChanged',
+			),
 			{},
 		);
 		expect(await emitted(poller)).toBeNull();
 		expect(quotaRequests()).toHaveLength(3);
 		setQuota('U-B2', '7');
 		expect((await emitted(poller))?.map((e) => [e.subject, e.previousAmount, e.availableQuotaAmount])).toEqual([
-			['USER_ID U-B2 USD', 2.01, 0.07],
+			['own USER_ID U-B2 USD', 2.01, 0.07],
 		]);
 	});
 
 	it('bad lines: each refused with its line number and rule, nothing watched, nothing sent', async () => {
 		const result = await trigger(
 			asText(
-				'USER_ID, U-B1, USD\nUSER_ID, , USD\nNOPE, X, USD\nUSER_ID, U-B1, USD\nUSER_ID, U-B4, USDX\nUSER_ID, U-B5, USD, -3\nBENEFICIARY, R-1, USD\nACC_6, USER_ID, U-B6, USD, 1, more\nUSER_ID U-B7 USD\n, USER_ID, U-B8, USD',
+				[
+					'own, USER_ID, U-B1, USD, 100',
+					'own, USER_ID, , USD, 100',
+					'own, NOPE, X, USD, 100',
+					'own, USER_ID, U-B1, USD, 100',
+					'own, USER_ID, U-B4, USDX, 100',
+					'own, USER_ID, U-B5, USD, -3',
+					'own, BENEFICIARY, R-1, USD',
+					'ACC_6, USER_ID, U-B6, USD, 1, more',
+					'own USER_ID U-B7 USD',
+					', USER_ID, U-B8, USD, 100',
+					'USER_ID, U-B9, USD, 100',
+				].join('\n'),
 			),
 			{},
 		).poll();
 		expect(result.ok).toBe(false);
 		if (result.ok) return;
-		const message = result.error.message;
-		expect(message).toMatch(/^The set of quotas has 9 bad entries: line 2: quotaAccumulationId is required/);
-		for (const line of [3, 5, 6, 7, 8, 9, 10]) expect(message).toContain(`line ${line}: `);
-		expect(message).toContain('line 4 repeats line 1');
-		expect(message).toMatch(/line 5: currency "USDX" is not one of \d+ currency codes \(ISO 4217 and CNH/);
-		expect(message).toContain('Threshold must be a number of at least 0, got "-3"');
-		expect(message).toContain(
-			'line 8: 5 fields, expected at most 4 fields separated by commas, semicolons or tabs: accumulation method, accumulation id, currency, threshold (a connected account ID first)',
+		expect(result.error.message).toBe('Quotas has 10 bad entries (line 2, line 3, line 4, ...)');
+		// The bad entries, each by its line, are the description (n8n's), before the hint.
+		const description = String(result.error.description);
+		expect(description).toMatch(/^line 2: Accumulation ID is empty; /);
+		expect(description.endsWith(`. ${SET_HINT}`)).toBe(true);
+		for (const line of [3, 5, 6, 7, 8, 9, 10, 11]) expect(description).toContain(`line ${line}: `);
+		expect(description).toContain('line 4 repeats line 1');
+		expect(description).toMatch(
+			/line 5: Currency "USDX" is not one of its choices \(it must be one of \d+ currency codes \(/,
 		);
-		// A line typed without separators is said to be one field, not taken for an unknown method.
-		expect(message).toContain('line 9: 1 field, expected at most 4 fields separated by commas, semicolons or tabs');
-		// An empty first field is no way to say "your own account": the line leaves it out.
-		expect(message).toContain(
-			"line 10: Connected Account ID is empty; an empty one reads your own account's quota, not the managed customer's: leave it out",
+		expect(description).toContain('line 6: Threshold "-3" is not a number of at least 0');
+		expect(description).toContain(
+			'line 7: Trade Type (GOODS or SERVICE) is needed for Accumulation Method BENEFICIARY',
+		);
+		expect(description).toContain(
+			'line 8: 6 fields, more than the 5 a line takes (a line is whose account, accumulation method, accumulation id, currency, threshold, separated by commas, semicolons or tabs)',
+		);
+		// A line typed without separators is said to be one field, not taken for an account.
+		expect(description).toContain('line 9: 1 field: its values are not separated');
+		// An empty first field is no way to say "your own account": it is refused, never read as own.
+		expect(description).toContain('line 10: Connected Account ID is empty');
+		// A line in the old order (the method first) is refused: its method is never taken for an account.
+		expect(description).toContain(
+			'line 11: starts with the method USER_ID: start it with own or a Connected Account ID',
 		);
 		expect(sim().requests).toHaveLength(0);
 	});
@@ -98,13 +120,12 @@ describe('many quota subjects in one trigger', () => {
 		).poll();
 		expect(result.ok).toBe(false);
 		if (result.ok) return;
-		expect(result.error.message).toContain(
-			"row 2: Connected Account ID is an expression that gave nothing; an empty one reads your own account's quota",
-		);
+		expect(result.error.message).toBe('Quotas has 1 bad entry (row 2)');
+		expect(result.error.description).toBe(setRefusal('row 2: Connected Account ID is empty'));
 		expect(sim().requests).toHaveLength(0);
 	});
 
-	it('each quota with its own connected account: as rows and as pasted lines (its last field); the same subject of two accounts is two quotas', async () => {
+	it('each quota with its own connected account: as rows and as pasted lines (its first field); the same subject of two accounts is two quotas', async () => {
 		const asRows = trigger(
 			{
 				...below([{ ...row('U-B1', '2'), connectedAccountId: 'ACC_1' }, row('U-B1', '2'), row('U-B2')]),
@@ -114,7 +135,7 @@ describe('many quota subjects in one trigger', () => {
 		);
 		const fromRows = await emitted(asRows);
 		const pasted = trigger(
-			asText('ACC_1, USER_ID, U-B1, USD, 2\nUSER_ID, U-B1, USD, 2\nACC_2, USER_ID, U-B2, USD'),
+			asText('ACC_1, USER_ID, U-B1, USD, 2\nown, USER_ID, U-B1, USD, 2\nACC_2, USER_ID, U-B2, USD, 100'),
 			{},
 		);
 		const fromText = await emitted(pasted);
@@ -128,45 +149,46 @@ describe('many quota subjects in one trigger', () => {
 			['U-B1', undefined],
 			['U-B2', 'ACC_2'],
 		]);
-		// Items name the connected account they were read for; the partner's own carry none.
-		const view = (items: IDataObject[] | null) =>
-			(items ?? []).map((e) => [e.subject, e.threshold, e.connectedAccountId ?? null]);
-		// U-B1 holds 1.01 USD (below its 2), U-B2 2.01 (below the default 100).
+		// Items name whose account they were read for (own: the partner's), in whoseAccount and the subject.
+		const view = (items: IDataObject[] | null) => (items ?? []).map((e) => [e.subject, e.threshold, e.whoseAccount]);
+		// U-B1 holds 1.01 USD (below its 2), U-B2 2.01 (below 100).
 		expect(view(fromRows)).toEqual([
-			['USER_ID U-B1 USD', 2, 'ACC_1'],
-			['USER_ID U-B1 USD', 2, null],
-			['USER_ID U-B2 USD', 100, null],
+			['ACC_1 USER_ID U-B1 USD', 2, 'ACC_1'],
+			['own USER_ID U-B1 USD', 2, 'own'],
+			['own USER_ID U-B2 USD', 100, 'own'],
 		]);
-		expect(fromRows?.[1]).not.toHaveProperty('connectedAccountId');
 		expect(view(fromText)).toEqual([
-			['USER_ID U-B1 USD', 2, 'ACC_1'],
-			['USER_ID U-B1 USD', 2, null],
-			['USER_ID U-B2 USD', 100, 'ACC_2'],
+			['ACC_1 USER_ID U-B1 USD', 2, 'ACC_1'],
+			['own USER_ID U-B1 USD', 2, 'own'],
+			['ACC_2 USER_ID U-B2 USD', 100, 'ACC_2'],
 		]);
+		for (const item of [...(fromRows ?? []), ...(fromText ?? [])])
+			expect(item).not.toHaveProperty('connectedAccountId');
 	});
 
 	it(`more than ${MAX_SET_SIZE} subjects, or none, is refused`, async () => {
-		const lines = Array.from({ length: MAX_SET_SIZE + 1 }, (_, i) => `USER_ID, U-B${i}, USD`).join('\n');
+		const lines = Array.from({ length: MAX_SET_SIZE + 1 }, (_, i) => `own, USER_ID, U-B${i}, USD, 100`).join('\n');
 		const tooMany = await trigger(asText(lines), {}).poll();
-		expect(!tooMany.ok && tooMany.error.message).toMatch(/holds 1001 entries, more than the 1000 one trigger watches/);
+		expect(!tooMany.ok && tooMany.error.message).toBe(
+			'Quotas has 1001 entries, more than the 1000 one trigger watches',
+		);
 		const none = await trigger(asText('# nothing yet\n'), {}).poll();
-		expect(!none.ok && none.error.message).toMatch(/holds no entry/);
+		expect(!none.ok && none.error.message).toBe('Quotas is empty');
 		expect(sim().requests).toHaveLength(0);
 	});
 
 	it('a subject added to an active set records its baseline; one removed drops its state; the others carry on', async () => {
 		const state: IDataObject = {};
 		const rows = [row('U-B10', '1'), row('U-B11', '1')];
-		const poller = () =>
-			trigger({ ...below(rows), triggerOn: 'quota', events: ['quotaChanged'] }, state, { activation: 'update' });
+		const poller = () => trigger({ ...below(rows), events: ['quotaChanged'] }, state, { activation: 'update' });
 		expect(await emitted(poller())).toBeNull();
 		setQuota('U-B10', '5');
 		rows.push(row('U-B12', '1'));
 		// The change of U-B10 is reported; U-B12 only records its baseline.
-		expect((await emitted(poller()))?.map((e) => e.subject)).toEqual(['USER_ID U-B10 USD']);
+		expect((await emitted(poller()))?.map((e) => e.subject)).toEqual(['own USER_ID U-B10 USD']);
 		setQuota('U-B12', '5');
 		rows.splice(1, 1); // U-B11 removed
-		expect((await emitted(poller()))?.map((e) => e.subject)).toEqual(['USER_ID U-B12 USD']);
+		expect((await emitted(poller()))?.map((e) => e.subject)).toEqual(['own USER_ID U-B12 USD']);
 		const entries = (state.state as { entries: Record<string, unknown> }).entries;
 		expect(Object.keys(entries)).toHaveLength(2);
 		setQuota('U-B11', '5');
@@ -178,7 +200,7 @@ describe('many quota subjects in one trigger', () => {
 	it('one subject failing neither blocks nor loses the others; it is reported once, by a poll without events, naming it', async () => {
 		const state: IDataObject = {};
 		const rows = [row('U-B20'), row('U-B21'), { ...row('RA-2001'), quotaAccumulationMethod: 'RECEIVING_ACCOUNT' }];
-		const poller = trigger({ ...below(rows), triggerOn: 'quota', events: ['quotaChanged'] }, state);
+		const poller = trigger({ ...below(rows), events: ['quotaChanged'] }, state);
 		expect(await emitted(poller)).toBeNull();
 		sim().addFault({
 			fault: 'answer',
@@ -188,23 +210,23 @@ describe('many quota subjects in one trigger', () => {
 		});
 		setQuota('U-B20', '9');
 		// The others' events first: emitted as usual.
-		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B20 USD']);
+		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['own USER_ID U-B20 USD']);
 		// The next poll has no event: the failure is reported, once, its account by its last four.
 		const reported = await poller.poll();
 		expect(reported.ok).toBe(false);
 		if (reported.ok) return;
-		expect(reported.error.message).toBe(
-			'1 of the 3 watched entries failed: RECEIVING_ACCOUNT ****2001 USD (row 3): The API answered SYSTEM_ERROR: System error',
+		expect(reported.error.message).toBe('1 of 3 watched entries failed');
+		expect(reported.error.description).toMatch(
+			/^own RECEIVING_ACCOUNT \*\*\*\*2001 USD \(row 3\): The API answered SYSTEM_ERROR: system error\. Every other entry was read and its events were emitted as usual/,
 		);
-		expect(reported.error.description).toMatch(/Every other entry was read and its events were emitted as usual/);
 		expect(JSON.stringify(reported.error)).not.toContain('RA-2001');
 		expect(await emitted(poller)).toBeNull();
 		setQuota('U-B21', '9');
-		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B21 USD']);
+		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['own USER_ID U-B21 USD']);
 		// It recovers, changed meanwhile: its change is reported once, and a later failure is a new episode.
 		sim().clearFaults();
 		sim().setQuota('RECEIVING_ACCOUNT', 'RA-2001', '1');
-		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['RECEIVING_ACCOUNT RA-2001 USD']);
+		expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['own RECEIVING_ACCOUNT RA-2001 USD']);
 		sim().addFault({ fault: 'staleTime', operation: 'quota', accumulationId: 'U-B21' });
 		expect((await poller.poll()).ok).toBe(false);
 		expect(await emitted(poller)).toBeNull();
@@ -212,10 +234,7 @@ describe('many quota subjects in one trigger', () => {
 
 	it('status U for one subject: its back-off as the API asks, reported at its start; the others are read every poll', async () => {
 		const state: IDataObject = {};
-		const poller = trigger(
-			{ ...below([row('U-B30'), row('U-B31')]), triggerOn: 'quota', events: ['quotaChanged'] },
-			state,
-		);
+		const poller = trigger({ ...below([row('U-B30'), row('U-B31')]), events: ['quotaChanged'] }, state);
 		await emitted(poller);
 		sim().addFault({
 			fault: 'answer',
@@ -224,15 +243,16 @@ describe('many quota subjects in one trigger', () => {
 			answer: { status: 'U', code: 'UNKNOWN_EXCEPTION', message: 'An unknown exception occurred' },
 		});
 		const started = await poller.poll();
-		expect(!started.ok && started.error.message).toMatch(
-			/USER_ID U-B31 USD \(row 2\): .*UNKNOWN_EXCEPTION.*asked again at the first poll from \S+Z/,
+		expect(!started.ok && started.error.message).toBe('1 of 2 watched entries failed');
+		expect(!started.ok && started.error.description).toMatch(
+			/^own USER_ID U-B31 USD \(row 2\): .*UNKNOWN_EXCEPTION.*asked again at the first poll from \S+Z/,
 		);
 		const asked = () => quotaRequests().filter((r) => r.body.includes('U-B31')).length;
 		const before = asked();
 		for (let minute = 1; minute < 5; minute++) {
 			later(1);
 			setQuota('U-B30', String(100 + minute));
-			expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['USER_ID U-B30 USD']);
+			expect((await emitted(poller))?.map((e) => e.subject)).toEqual(['own USER_ID U-B30 USD']);
 		}
 		expect(asked()).toBe(before);
 		later(1);
@@ -245,7 +265,7 @@ describe('many quota subjects in one trigger', () => {
 		const ids = Array.from({ length: 64 }, (_, i) => `U-B${100 + i}`);
 		const state: IDataObject = {};
 		const poller = () =>
-			trigger({ ...below(ids.map((id) => row(id))), triggerOn: 'quota', events: ['quotaChanged'] }, state, {
+			trigger({ ...below(ids.map((id) => row(id))), events: ['quotaChanged'] }, state, {
 				activation: 'update',
 				pollBudgetMs: 400,
 			});
@@ -291,14 +311,14 @@ describe('many quota subjects in one trigger', () => {
 		expect(readSince.length).toBeLessThanOrEqual(Math.ceil(64 / Math.min(...readSince)));
 		expect((await pollOnce()).subjects).toEqual([]);
 		sim().setLatency(0);
-		expect(seen.sort()).toEqual([`USER_ID ${ids[0]} USD`, `USER_ID ${ids[63]} USD`]);
+		expect(seen.sort()).toEqual([`own USER_ID ${ids[0]} USD`, `own USER_ID ${ids[63]} USD`]);
 	});
 });
 
 describe('many customers in one trigger', () => {
 	const customers = (ids: string[]) => customerSet(ids, 'beneficiaryChanged');
 
-	it("a bank-detail change in one customer's list: one event, naming the customer, masked in version 2", async () => {
+	it("a bank-detail change in one customer's list: one event, naming the customer, masked by default", async () => {
 		const state: IDataObject = {};
 		const poller = trigger(customers(['CUST_SMALL', 'CUST_LARGE', 'CUST_EMPTY']), state);
 		expect(await emitted(poller)).toBeNull();
@@ -306,8 +326,8 @@ describe('many customers in one trigger', () => {
 		const after = sim().changeBankDetails('CUST_SMALL', before.referenceBeneficiaryId as string);
 		const items = await emitted(poller);
 		expect(
-			items?.map((e) => [e._listedFor, e.referenceBeneficiaryId, Object.keys(e.changes as object).sort()]),
-		).toEqual([[{ customerId: 'CUST_SMALL' }, before.referenceBeneficiaryId, ['bankAccountNo', 'beneficiaryToken']]]);
+			items?.map((e) => [e.whoseAccount, e.referenceBeneficiaryId, Object.keys(e.changes as object).sort()]),
+		).toEqual([['CUST_SMALL', before.referenceBeneficiaryId, ['bankAccountNo', 'beneficiaryToken']]]);
 		expect(JSON.stringify(items)).not.toContain(after.bankAccountNo as string);
 		expect(await emitted(poller)).toBeNull();
 	});
@@ -323,20 +343,19 @@ describe('many customers in one trigger', () => {
 
 	it('one customer whose list keeps changing: quiet twice, then reported once; the others report as usual', async () => {
 		const state: IDataObject = {};
-		const poller = trigger(
-			{ ...customers(['CUST_SMALL', 'CUST_LARGE']), triggerOn: 'beneficiaries', events: ['beneficiaryAdded'] },
-			state,
-		);
+		const poller = trigger({ ...customers(['CUST_SMALL', 'CUST_LARGE']), events: ['beneficiaryAdded'] }, state);
 		await emitted(poller);
 		sim().addFault({ fault: 'swapBeneficiary', customerId: 'CUST_LARGE', pageNumber: 3, position: 10 });
 		const outcomes: string[] = [];
 		for (let poll = 0; poll < 4; poll++) {
 			const result = await poller.poll();
-			outcomes.push(result.ok ? String(result.items?.length ?? 'quiet') : result.error.message);
+			outcomes.push(
+				result.ok ? String(result.items?.length ?? 'quiet') : `${result.error.message} | ${result.error.description}`,
+			);
 		}
 		expect(outcomes.slice(0, 2)).toEqual(['quiet', 'quiet']);
 		expect(outcomes[2]).toMatch(
-			/^1 of the 2 watched entries failed: customer CUST_LARGE \(row 2\): The beneficiary list changed while it was being read.* \(at each of the last 3 polls\)/,
+			/^1 of 2 watched entries failed \| CUST_LARGE beneficiaries \(line 2\): The beneficiary list changed while it was being read.* \(at each of the last 3 polls\)/,
 		);
 		expect(outcomes[3]).toBe('quiet');
 		const list = sim().beneficiaries('CUST_SMALL');
@@ -345,35 +364,33 @@ describe('many customers in one trigger', () => {
 			referenceBeneficiaryId: 'REF-SET-1',
 			beneficiaryToken: Buffer.from('token:SET-1').toString('base64'),
 		});
-		expect((await emitted(poller))?.map((e) => [e._listedFor, e.referenceBeneficiaryId])).toEqual([
-			[{ customerId: 'CUST_SMALL' }, 'REF-SET-1'],
+		expect((await emitted(poller))?.map((e) => [e.whoseAccount, e.referenceBeneficiaryId])).toEqual([
+			['CUST_SMALL', 'REF-SET-1'],
 		]);
 	});
 
 	it('pasted customer IDs: a bad line is refused with its number', async () => {
 		const result = await trigger(
-			{
-				triggerOn: 'beneficiaries',
-				events: ['beneficiaryAdded'],
-				watch: 'many',
-				customersEntry: 'text',
-				customersText: 'CUST_SMALL\nCUST_LARGE, CUST_EMPTY\nCUST_SMALL',
-			},
+			{ events: ['beneficiaryAdded'], customerIds: 'CUST_SMALL\nCUST_LARGE, CUST_EMPTY\nCUST_SMALL' },
 			{},
 		).poll();
-		expect(!result.ok && result.error.message).toBe(
-			'The set of customers has 2 bad entries: line 2: one customer ID expected, got 2 fields; line 3 repeats line 1',
+		expect(!result.ok && result.error.message).toBe('Customer IDs has 2 bad entries (line 2, line 3)');
+		expect(!result.ok && result.error.description).toBe(
+			setRefusal('line 2: 2 fields, expected one ID a line; line 3 repeats line 1'),
 		);
 	});
 });
 
 describe('Fetch Test Event of a set', () => {
-	it('shows the first entry: a quota item naming its subject; a few beneficiaries naming their customer; nothing saved', async () => {
+	it('shows one item of each entry: a quota item naming its subject; a beneficiary naming its customer; nothing saved', async () => {
 		const state: IDataObject = {};
 		const quota = await emitted(trigger(quotaSet([subjectRow('U-B7'), subjectRow('U-B8')]), state, { mode: 'manual' }));
-		expect(quota?.map((e) => [e.subject, e.availableQuotaAmount])).toEqual([['USER_ID U-B7 USD', 7.01]]);
+		expect(quota?.map((e) => [e.subject, e.availableQuotaAmount])).toEqual([
+			['own USER_ID U-B7 USD', 7.01],
+			['own USER_ID U-B8 USD', 8.01],
+		]);
 		const sample = await emitted(trigger(customerSet(['CUST_SMALL', 'CUST_LARGE']), state, { mode: 'manual' }));
-		expect(sample?.map((e) => e._listedFor)).toEqual([1, 2, 3].map(() => ({ customerId: 'CUST_SMALL' })));
+		expect(sample?.map((e) => e.whoseAccount)).toEqual(['CUST_SMALL', 'CUST_LARGE']);
 		expect(state).toEqual({});
 	});
 });
@@ -381,7 +398,7 @@ describe('Fetch Test Event of a set', () => {
 describe.each(['emit', 'scheduler', 'durable'] as const)('a set across n8n restarts, saving %s', (saving) => {
 	it('a change made across a restart is reported once per entry; a quiet set reports nothing', async () => {
 		const app = n8nApp({
-			parameters: { ...below([row('U-B40'), row('U-B41')]), triggerOn: 'quota', events: ['quotaChanged'] },
+			parameters: { ...below([row('U-B40'), row('U-B41')]), events: ['quotaChanged'] },
 			credentials: sandboxCredentials(sim().url),
 			saving,
 		});
@@ -393,8 +410,8 @@ describe.each(['emit', 'scheduler', 'durable'] as const)('a set across n8n resta
 		expect(count(await app.poll())).toEqual([]);
 		setQuota('U-B41', '3');
 		const afterRestart = [...count(await app.restart()), ...count(await app.poll()), ...count(await app.poll())];
-		expect(afterRestart).toEqual(['USER_ID U-B41 USD']);
+		expect(afterRestart).toEqual(['own USER_ID U-B41 USD']);
 		setQuota('U-B40', '3');
-		expect([...count(await app.poll()), ...count(await app.poll())]).toEqual(['USER_ID U-B40 USD']);
+		expect([...count(await app.poll()), ...count(await app.poll())]).toEqual(['own USER_ID U-B40 USD']);
 	});
 });

@@ -14,17 +14,20 @@ import { n8nApp } from '../support/n8nApp';
 type N8nApp = typeof n8nApp;
 
 const { sim } = useSimulator();
-const parameters = { triggerOn: 'quota', events: ['quotaChanged'], ...QUOTA } as unknown as INodeParameters;
+const parameters = {
+	events: ['quotaChanged'],
+	quotas: { quota: [{ connectedAccountId: 'own', ...QUOTA }] },
+} as unknown as INodeParameters;
 const open = (app: N8nApp, workflowId: string, saving: 'emit' | 'durable' = 'emit') =>
-	app({ parameters, credentials: sandboxCredentials(sim().url), saving, typeVersion: 3, workflowId });
+	app({ parameters, credentials: sandboxCredentials(sim().url), saving, typeVersion: 1, workflowId });
 
 describe('n8n 2.x (from 2.7): IDs of at most 21 characters are saved', () => {
 	it.each(['emit', 'durable'] as const)(
 		'an ID of 22 characters is refused at activation, naming the cause and the fix (%s)',
 		async (saving) => {
 			const poll = await open(n8nApp, 'PaiExampleBankAlert123', saving).activate();
-			expect(poll.error?.message).toMatch(
-				/saves no trigger state for a workflow whose ID is longer than 21 characters, and this workflow's ID "PaiExampleBankAlert123" has 22/,
+			expect(poll.error?.message).toBe(
+				'Not activated: this n8n saves no trigger state for a 22-character workflow ID',
 			);
 			expect(poll.error?.description).toMatch(/Import the workflow again with an "id" of at most 21 characters/);
 		},
@@ -39,7 +42,8 @@ describe('n8n 2.x (from 2.7): IDs of at most 21 characters are saved', () => {
 
 	it('n8n starting with a workflow of 22 characters published before refuses it too', async () => {
 		const poll = await open(n8nApp, 'PaiExampleBankAlert123').start();
-		expect(poll.error?.message).toMatch(/longer than 21 characters/);
+		expect(poll.error?.message).toMatch(/saves no trigger state for a 22-character workflow ID$/);
+		expect(poll.error?.description).toMatch(/an "id" of at most 21 characters/);
 	});
 });
 
@@ -53,9 +57,8 @@ describe('n8n 1.x (and 2.0 to 2.6): IDs of at most 16 characters are saved', () 
 			});
 			const older = (await import('../support/n8nApp')).n8nApp;
 			const refused = await open(older, 'PaiExampleTrigger').activate();
-			expect(refused.error?.message).toMatch(
-				/longer than 16 characters, and this workflow's ID "PaiExampleTrigger" has 17/,
-			);
+			expect(refused.error?.message).toMatch(/saves no trigger state for a 17-character workflow ID$/);
+			expect(refused.error?.description).toMatch(/an "id" of at most 16 characters/);
 			expect((await open(older, 'PaiExBankAlert01').activate()).error).toBeUndefined();
 		});
 	});

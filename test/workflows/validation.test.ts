@@ -4,73 +4,97 @@ import { list, quota, useSimulator } from '../support/helpers';
 
 const { sim } = useSimulator();
 
+/** What n8n shows of a failed run: its title, then its description (the error's detail, then its hint). */
+const shown = (run: { error?: { message?: string; description?: string } }) =>
+	`${run.error?.message}. ${run.error?.description ?? ''}`;
+
 /** Each breaks one rule of spec sections 2 and 8; none may leave the machine. */
 const LIST_CASES: Array<[string, INodeParameters, RegExp]> = [
 	[
 		'an invalid IBAN (spaces)',
 		{ filters: { bankAccountIBAN: 'GB29 NWBK 6016 1331 9268 19' } },
-		/bankAccountIBAN "\*\*\*\*8 19" does not match the pattern/,
+		/^own beneficiaries: Bank Account IBAN "\*{4}8 19" is not in the form the API accepts\. It must be a country code, two check digits, then up to 30 letters or digits, without spaces\. /,
 	],
 	[
 		'an invalid IBAN (no check digits)',
 		{ filters: { bankAccountIBAN: 'GBXXNWBK60161331926819' } },
-		/bankAccountIBAN .* does not match/,
+		/^own beneficiaries: Bank Account IBAN "\*{4}6819" is not in the form the API accepts\. It must be a country code, two check digits/,
 	],
 	[
 		'an IBAN over 34 characters',
 		{ filters: { bankAccountIBAN: `GB29${'A'.repeat(31)}` } },
-		/bankAccountIBAN is 35 characters long; the API accepts at most 34/,
+		/^own beneficiaries: Bank Account IBAN is 35 characters long, more than the API's 34\. It is "\*{4}AAAA"\. /,
 	],
 	[
 		'a lower-case bank account number',
 		{ filters: { bankAccountNo: 'abc123' } },
-		/bankAccountNo "\*\*\*\*c123" does not match the pattern/,
+		/^own beneficiaries: Bank Account Number "\*{4}c123" is not in the form the API accepts\. It must be capital letters and digits only, at most 34 of them\. /,
 	],
-	['a bank account number over 34', { filters: { bankAccountNo: '1'.repeat(35) } }, /bankAccountNo .* does not match/],
+	[
+		'a bank account number over 34',
+		{ filters: { bankAccountNo: '1'.repeat(35) } },
+		/^own beneficiaries: Bank Account Number "\*{4}1111" is not in the form the API accepts\. It must be capital letters and digits only, at most 34 of them\. /,
+	],
 	[
 		'a nickname of 71 characters',
 		{ filters: { beneficiaryNick: '深'.repeat(71) } },
-		/beneficiaryNick is 71 characters long; the API accepts at most 70/,
+		/^own beneficiaries: Beneficiary Nickname is 71 characters long, more than the API's 70\. It is "深{71}"\. /,
 	],
 	[
 		'a beneficiary token of 129 characters, without showing it',
 		{ filters: { beneficiaryToken: 'A'.repeat(129) } },
-		/beneficiaryToken is 129 characters long; the API accepts at most 128$/,
+		/^own beneficiaries: Beneficiary Token is 129 characters long, more than the API's 128\. Correct Beneficiary Token/,
 	],
 	[
 		'a reference ID of 65 characters',
 		{ filters: { referenceBeneficiaryId: 'R'.repeat(65) } },
-		/referenceBeneficiaryId is 65 characters long; the API accepts at most 64/,
+		/^own beneficiaries: Reference Beneficiary ID is 65 characters long, more than the API's 64\. It is "R{65}"\. /,
 	],
 	[
 		'an unsupported currency',
 		{ filters: { currencyList: '={{ ["USD", "CHF"] }}' } },
-		/currencyList contains "CHF", which is not one of AUD, CAD, CNH, CNY, EUR, GBP, HKD, JPY, KRW, NZD, SGD, USD$/,
+		/^own beneficiaries: Currencies has "CHF", which is not one of its choices\. Each of its values must be one of AUD, CAD, CNH, CNY, EUR, GBP, HKD, JPY, KRW, NZD, SGD, USD\. /,
 	],
-	['a duplicated currency', { filters: { currencyList: '={{ ["USD", "USD"] }}' } }, /currencyList lists a value twice/],
+	[
+		'a duplicated currency',
+		{ filters: { currencyList: '={{ ["USD", "USD"] }}' } },
+		/^own beneficiaries: Currencies lists "USD" twice\. Correct Currencies/,
+	],
 	[
 		'an unknown asset type',
 		{ filters: { assetType: '={{ "ALIPAY_ACCOUNT" }}' } },
-		/assetType "ALIPAY_ACCOUNT" is not one of BANK_ACCOUNT, WALLET_ACCOUNT/,
+		/^own beneficiaries: Asset Type "ALIPAY_ACCOUNT" is not one of its choices\. It must be one of BANK_ACCOUNT, WALLET_ACCOUNT\. /,
 	],
-	['an unknown relation', { filters: { relationFilter: '={{ ["FAMILY"] }}' } }, /relationFilter contains "FAMILY"/],
-	['a limit of 0', { returnAll: false, limit: 0 }, /Limit must be a whole number of at least 1/],
-	['a timeout of 999 ms', { options: { timeout: 999 } }, /Timeout must be a whole number from 1000 to 300000, got 999/],
+	[
+		'an unknown relation',
+		{ filters: { relationFilter: '={{ ["FAMILY"] }}' } },
+		/^own beneficiaries: Relation has "FAMILY", which is not one of its choices\. Each of its values must be one of SAME_NAME, THIRD_PARTY\. /,
+	],
+	['a limit of 0', { returnAll: false, limit: 0 }, /Limit must be a whole number of at least 1\. It is 0\. /],
+	[
+		'a timeout of 999 ms',
+		{ options: { timeout: 999 } },
+		/Timeout must be a whole number from 1000 to 300000\. It is 999\. Correct Timeout/,
+	],
 ];
 
 describe('rules of spec sections 2 and 8 are checked before sending', () => {
 	it.each(LIST_CASES)('list: %s', async (_name, parameters, message) => {
 		const run = await list(sim(), { returnAll: true, ...parameters });
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(message);
-		expect(run.error?.description).toMatch(/Nothing was sent/);
+		expect(shown(run)).toMatch(message);
+		expect(run.error?.description).toMatch(/Nothing was sent\.$/);
 		expect(sim().requests).toHaveLength(0);
 	});
 
-	it('list: an access token over 64 characters, without showing it', async () => {
+	it("list: a credential's access token over 64 characters, without showing it", async () => {
 		const token = `secret-${'x'.repeat(60)}`;
-		const run = await list(sim(), { returnAll: true, options: { accessToken: token } });
-		expect(run.error?.message).toMatch(/accessToken is 67 characters long; the API accepts at most 64$/);
+		const run = await list(
+			sim(),
+			{ returnAll: true, customerId: 'CUST_SMALL' },
+			{ credentials: { accessToken: token } },
+		);
+		expect(run.error?.message).toMatch(/Access Token is 67 characters long, more than the API's 64$/);
 		expect(JSON.stringify(run.error)).not.toContain(token);
 		expect(sim().requests).toHaveLength(0);
 	});
@@ -79,44 +103,47 @@ describe('rules of spec sections 2 and 8 are checked before sending', () => {
 		[
 			'an unknown method',
 			{ quotaAccumulationMethod: '={{ "EMAIL" }}' },
-			/quotaAccumulationMethod "EMAIL" is not one of USER_ID/,
+			/^own quota: Accumulation Method "EMAIL" is not one of its choices\. It must be one of USER_ID, RECEIVING_ACCOUNT, VIRTUAL_ACCOUNT, BENEFICIARY\. /,
 		],
-		['a blank accumulation ID', { quotaAccumulationId: '   ' }, /quotaAccumulationId is required: the service user ID/],
+		[
+			'a blank accumulation ID',
+			{ quotaAccumulationId: '   ' },
+			/^own quota: Accumulation ID is empty\. Enter the service user ID whose quota to read\. /,
+		],
 		[
 			'an accumulation ID expression that gives nothing',
 			{ quotaAccumulationId: '={{ "" }}' },
-			/^Accumulation ID is an expression that gave "" for item 0, so nothing was sent for this item$/,
+			/^own quota: Accumulation ID is empty\. Enter the service user ID whose quota to read\. /,
 		],
 		[
 			'a currency that is not 3 letters',
 			{ currency: 'US' },
-			/^currency "US" is not one of \d+ currency codes \(ISO 4217 and CNH, such as USD, EUR\)$/,
+			/^own quota: Currency "US" is not one of its choices\. It must be one of \d+ currency codes \(ISO 4217 and CNH, such as USD, EUR\)\. /,
 		],
 		[
 			'a currency with a digit',
 			{ currency: 'U5D' },
-			/currency "U5D" is not one of \d+ currency codes \(ISO 4217 and CNH/,
+			/^own quota: Currency "U5D" is not one of its choices\. It must be one of \d+ currency codes \(ISO 4217 and CNH/,
 		],
-		['a currency of another case that is no code', { currency: '={{ "xau" }}' }, /currency "XAU" is not one of/],
+		[
+			'a currency of another case that is no code',
+			{ currency: '={{ "xau" }}' },
+			/^own quota: Currency "XAU" is not one of its choices/,
+		],
 		[
 			'a 3-letter code that is no currency of the list (gold)',
 			{ currency: '={{ "XAU" }}' },
-			/currency "XAU" is not one of \d+ currency codes \(ISO 4217 and CNH/,
+			/^own quota: Currency "XAU" is not one of its choices\. It must be one of \d+ currency codes \(ISO 4217 and CNH/,
 		],
 		[
 			'BENEFICIARY without trade type',
 			{ quotaAccumulationMethod: 'BENEFICIARY', tradeType: '={{ "" }}' },
-			/tradeType \(GOODS or SERVICE\) is required when quotaAccumulationMethod is BENEFICIARY/,
+			/^own quota: Trade Type \(GOODS or SERVICE\) is needed for Accumulation Method BENEFICIARY\. /,
 		],
 		[
 			'BENEFICIARY with an unknown trade type',
 			{ quotaAccumulationMethod: 'BENEFICIARY', tradeType: '={{ "SHIPPING" }}' },
-			/tradeType "SHIPPING" is not one of GOODS, SERVICE/,
-		],
-		[
-			'an access token over 64 characters',
-			{ options: { accessToken: 'y'.repeat(65) } },
-			/accessToken is 65 characters long/,
+			/^own quota: Trade Type "SHIPPING" is not one of its choices\. It must be one of GOODS, SERVICE\. /,
 		],
 	];
 	it.each(QUOTA_CASES)('quota: %s', async (_name, parameters, message) => {
@@ -127,20 +154,43 @@ describe('rules of spec sections 2 and 8 are checked before sending', () => {
 			...parameters,
 		});
 		expect(run.status).toBe('error');
-		expect(run.error?.message).toMatch(message);
+		expect(shown(run)).toMatch(message);
+		expect(run.error?.description).toMatch(/Nothing was sent\.$/);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it("quota: a credential's access token over 64 characters, without showing it", async () => {
+		const token = 'y'.repeat(65);
+		const run = await quota(
+			sim(),
+			{
+				quotaAccumulationMethod: 'USER_ID',
+				quotaAccumulationId: 'U-1001',
+				currency: 'USD',
+				connectedAccountId: 'ACC_0002',
+			},
+			{ credentials: { accessToken: token } },
+		);
+		expect(run.status).toBe('error');
+		expect(run.error?.message).toMatch(/Access Token is 65 characters long, more than the API's 64$/);
+		expect(JSON.stringify(run.error)).not.toContain(token);
 		expect(sim().requests).toHaveLength(0);
 	});
 });
 
 describe('credential problems are reported before anything is sent', () => {
 	it.each([
-		['a junk private key', { privateKey: 'not a key' }, /Private Key in the credential could not be read/],
+		['a junk private key', { privateKey: 'not a key' }, /^The credential's Private Key could not be read/],
 		[
 			'a private key as service public key',
 			{ servicePublicKey: '=PRIVATE' },
-			/Service Public Key in the credential holds a private key/,
+			/^The credential's Service Public Key holds a private key$/,
 		],
-		['plain http to a remote host', { baseUrl: 'http://gateway.example.com' }, /does not use https/],
+		[
+			'plain http to a remote host',
+			{ baseUrl: 'http://gateway.example.com' },
+			/^The credential's Base URL does not use https$/,
+		],
 	])('%s', async (_name, credentials, message) => {
 		const creds = { ...credentials } as Record<string, string>;
 		if (creds.servicePublicKey === '=PRIVATE')
@@ -161,7 +211,7 @@ describe('credential problems are reported before anything is sent', () => {
 		);
 		expect(run.status).toBe('error');
 		expect(run.json).toEqual([]);
-		expect(run.error?.message).toMatch(/response signature could not be verified/);
+		expect(run.error?.message).toMatch(/The answer's signature does not match its body$/);
 		expect(run.error?.description).toMatch(/Service Public Key/);
 	});
 });

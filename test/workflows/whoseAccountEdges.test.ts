@@ -2,7 +2,7 @@
 /**
  * Whose account, at the edges (a hostile review of issues 47 and 48, through n8n's engine against
  * the simulator): a quota set's lines that name a customer's connected account (first field, any
- * shape, never taken for a threshold; an empty one refused), the shipped many-accounts example fed a
+ * shape; never taken for a method or a threshold; an empty one refused), the shipped many-accounts example fed a
  * trigger's customer line, and the credential Test against a gateway that drips its answer (bounded
  * by the Timeout's deadline). Each test failed before its fix.
  */
@@ -19,8 +19,8 @@ import type {
 
 import { PartnerAccountInquiry } from '../../nodes/PartnerAccountInquiry/PartnerAccountInquiry.node';
 import { sandboxCredentials } from '../../sandbox/engine';
-import { quota, useSimulator } from '../support/helpers';
-import { itemsOf, useClock } from '../support/pollerApp';
+import { quota, setRefusal, useSimulator } from '../support/helpers';
+import { useClock } from '../support/pollerApp';
 import { appOf, SAVINGS } from '../support/watchShapes';
 
 const { sim } = useSimulator();
@@ -34,31 +34,34 @@ const sentWith = () =>
 /** Moves a quota of U-B<n> (USER_ID, USD): your own, or a connected account's own. */
 const setQuota = (id: string, cents: string, account?: string) =>
 	sim().setQuota('USER_ID', account ? `${account}/${id}` : id, cents);
-const pasted = (text: string, events: string[]): INodeParameters => ({
-	triggerOn: 'quota',
-	events,
-	watch: 'many',
-	threshold: 100,
-	subjectsEntry: 'text',
-	subjectsText: text,
+/** Quotas pasted in Options > Quotas as Text (whose account first). */
+const pasted = (text: string, events: string[]): INodeParameters => ({ events, options: { quotasText: text } });
+/** The activation's refusal (its message and description), or undefined when it was not refused. */
+const refusal = async (n8n: ReturnType<typeof app>) => {
+	const { error } = await n8n.activate();
+	return error && { message: error.message, description: error.description };
+};
+/** A refused quota set of one bad entry, the line `line` refused for `why`. */
+const oneBad = (line: number, why: string) => ({
+	message: `Quotas has 1 bad entry (line ${line})`,
+	description: setRefusal(`line ${line}: ${why}`),
 });
 
-describe('a quota set line whose connected account is not read as one: your own quota watched instead', () => {
+describe("a quota line's account is its first field, and never anything else", () => {
 	describe.each(SAVINGS)('n8n saving %s', (saving) => {
-		it("a line naming its account without the empty threshold before it (`USER_ID, U-B1, USD, ACC_2`), Quota Changed only: refused, or ACC_2's quota; never your own", async () => {
-			// The threshold column is checked only when Quota Below Threshold is picked: with Quota
-			// Changed alone, "ACC_2" in it is dropped without a word and your own U-B1 is watched.
-			setQuota('U-B1', '70000', 'ACC_2');
+		it('a line in the old order, its account last (`USER_ID, U-B1, USD, ACC_2`), Quota Changed only: refused before sending, never your own quota', async () => {
+			// Read whose-first, the method would be the account and ACC_2 a threshold: the line is refused instead.
 			const n8n = app(pasted('USER_ID, U-B1, USD, ACC_2', ['quotaChanged']), saving);
-			const activation = await n8n.activate();
-			if (activation.error) {
-				expect(quotaRequests()).toHaveLength(0); // refused before sending: right
-				return;
-			}
-			expect(sentWith()).toEqual([['U-B1', 'ACC_2']]);
-			// Your own U-B1 moves, ACC_2's does not: nothing may be reported for the line that named ACC_2.
-			setQuota('U-B1', '7');
-			expect(itemsOf(await n8n.poll())).toEqual([]);
+			expect(await refusal(n8n)).toEqual(
+				oneBad(1, 'starts with the method USER_ID: start it with own or a Connected Account ID'),
+			);
+			expect(quotaRequests()).toHaveLength(0);
+		});
+
+		it('an account typed in the threshold column (`own, USER_ID, U-B1, USD, ACC_2`), Quota Changed only: refused, never dropped', async () => {
+			const n8n = app(pasted('own, USER_ID, U-B1, USD, ACC_2', ['quotaChanged']), saving);
+			expect(await refusal(n8n)).toEqual(oneBad(1, 'Threshold "ACC_2" is not a number of at least 0'));
+			expect(quotaRequests()).toHaveLength(0);
 		});
 	});
 
@@ -71,25 +74,26 @@ describe('a quota set line whose connected account is not read as one: your own 
 		expect(sentWith()).toEqual([['U-B1', line.split(',')[0]]]);
 	});
 
-	it('the same for a BENEFICIARY line (`BENEFICIARY, B-1, USD, GOODS, ACC_2`): refused, or sent with its account', async () => {
-		const n8n = app(pasted('BENEFICIARY, B-4001, USD, GOODS, ACC_2', ['quotaChanged']), 'durable');
-		const activation = await n8n.activate();
-		if (activation.error) {
-			expect(quotaRequests()).toHaveLength(0);
-			return;
-		}
+	it('the same for a BENEFICIARY line: its account last is refused; first, it is sent with its account', async () => {
+		const old = app(pasted('BENEFICIARY, B-4001, USD, GOODS, ACC_2', ['quotaChanged']), 'durable');
+		expect(await refusal(old)).toEqual({
+			message: 'Quotas has 1 bad entry (line 1)',
+			description: expect.stringMatching(/^line 1: starts with the method BENEFICIARY: /),
+		});
+		expect(quotaRequests()).toHaveLength(0);
+		const n8n = app(pasted('ACC_2, BENEFICIARY, B-4001, USD, GOODS', ['quotaChanged']), 'durable');
+		expect((await n8n.activate()).error).toBeUndefined();
 		expect(sentWith()).toEqual([['B-4001', 'ACC_2']]);
 	});
 
-	it("pasted text from an expression whose line's account field came out empty (`..., , ` + nothing): refused, as a row's empty expression is", async () => {
+	it("pasted text from an expression whose line's account field came out empty (`, USER_ID, ...`): refused, as a row's empty expression is", async () => {
 		// A row whose Connected Account ID expression gives nothing is refused (triggerSets.test.ts);
-		// the same account given by the text's expression is not: the line reads your own U-B2.
+		// so is a line whose account the text's expression left empty: never read as your own U-B2.
 		const fromEarlier = '';
 		const text = `={{ "ACC_1, USER_ID, U-B1, USD\\n" + ${JSON.stringify(fromEarlier)} + ", USER_ID, U-B2, USD" }}`;
 		const n8n = app(pasted(text, ['quotaChanged']), 'durable');
-		const activation = await n8n.activate();
-		expect(activation.error).toBeDefined();
-		expect(sentWith()).not.toContainEqual(['U-B2', undefined]);
+		expect(await refusal(n8n)).toEqual(oneBad(2, 'Connected Account ID is empty'));
+		expect(quotaRequests()).toHaveLength(0);
 	});
 });
 
@@ -105,27 +109,35 @@ describe("examples/many-accounts-quota-check.json with a customer's line of the 
 				(a) => a.name === field,
 			)?.value,
 		);
-	/** An n8n expression of the example ("={{ ... }}") evaluated over `$json`, as the Edit Fields node does. */
-	const evaluate = (expression: string, $json: IDataObject): unknown =>
+	/**
+	 * An n8n expression of the example ("={{ ... }}") evaluated over `$json`, as the Edit Fields node
+	 * does; `$('One item per quota').item.json` is `line`.
+	 */
+	const evaluate = (expression: string, $json: IDataObject, line: IDataObject = {}): unknown =>
 		// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- the example's own expression text, evaluated as n8n would
-		new Function('$json', `return (${expression.replace(/^=\{\{/, '').replace(/\}\}$/, '')});`)($json);
+		new Function('$json', '$', `return (${expression.replace(/^=\{\{/, '').replace(/\}\}\s*$/, '')});`)($json, () => ({
+			item: { json: line },
+		}));
 
-	it("a line naming a customer's connected account is never reported with your own account's quota", async () => {
+	it.each([
+		["a line naming a customer's connected account", 'ACC_2, USER_ID, U-B1, USD, 2', [['U-B1', 'ACC_2']], /^$/],
+		['a line in the old order (the method first, no account)', 'USER_ID, U-B1, USD, 2', [], /: not checked, /],
+	])("%s is never reported with your own account's quota", async (_, line, sent, said) => {
 		// ACC_2's U-B1 holds 500.00, well above the floor 2; your own U-B1 holds 1.01, below it.
 		setQuota('U-B1', '50000', 'ACC_2');
-		const line = 'ACC_2, USER_ID, U-B1, USD, 2';
-		const accounts = evaluate(assignment('Read each line', 'account'), { accounts: line }) as IDataObject[];
+		const quotas = evaluate(assignment('Read each line', 'quota'), { quotas: line }) as IDataObject[];
+		expect(quotas).toHaveLength(1);
 		const run = await quota(sim(), node('Get Available Quota').parameters as INodeParameters, {
-			items: accounts,
+			items: quotas,
 			continueOnFail: true,
 		});
-		// Merge (combine by position, input 1 preferred), then the message's line for this account.
-		const merged = { ...run.json[0], ...accounts[0] };
-		const problem = String(evaluate(assignment('Name and state of each account', 'problem'), merged));
-		const sent = sentWith();
-		// Either the quota is ACC_2's, or the line is not answered with anything read for your own account.
-		expect(sent.filter(([, account]) => account === undefined)).toEqual([]);
-		expect(problem).not.toContain('1.01');
+		// The message's line for this quota, from its answer and the line it came from.
+		const attention = String(evaluate(assignment('What needs attention', 'attention'), run.json[0], quotas[0]));
+		// Either the quota is ACC_2's, or the line is refused: nothing is read for your own account.
+		expect(sentWith().filter(([, account]) => account === undefined)).toEqual([]);
+		expect(attention).not.toContain('1.01');
+		expect(sentWith()).toEqual(sent);
+		expect(attention).toMatch(said);
 	});
 });
 

@@ -1,16 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CONNECTED_ACCOUNT_ID } from '../shared/core/api/fields';
-import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
+import type { QuotaRequest } from '../shared/core/api/validation';
+import { aboutAccount } from '../shared/core/errors';
+import { readWhoseAccount } from '../shared/core/api/whoseAccount';
+import { buildQuotaRequest, getQuota, quotaLabel, quotaQuestion } from '../shared/endpoints/quota';
 import {
-	ACCUMULATION_ID,
-	accessTokenOption,
 	connectedAccountIdProperty,
 	includeProofOption,
 	optionsCollection,
 	quotaFields,
-	refuseEmptyAccessToken,
-	readWhose,
 	timeoutOption,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
@@ -20,7 +19,7 @@ const show = { show: { operation: ['getAvailableQuota'] } };
 export const description: INodeProperties[] = [
 	{ ...connectedAccountIdProperty, displayOptions: show },
 	...quotaFields(show.show),
-	optionsCollection(show, [accessTokenOption, includeProofOption, timeoutOption]),
+	optionsCollection(show, [includeProofOption, timeoutOption]),
 ];
 
 export async function execute(
@@ -29,17 +28,19 @@ export async function execute(
 	session: ApiSession,
 	signal?: AbortSignal,
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	// An expression that gave nothing is refused, not answered for your own account (or no subject).
-	const read = (name: string) => this.getNodeParameter(name, itemIndex, '');
-	const [connectedAccountId, id] = [CONNECTED_ACCOUNT_ID, ACCUMULATION_ID].map((rule) =>
-		readWhose(node, itemIndex, rule, read),
+	const whose = readWhoseAccount(
+		CONNECTED_ACCOUNT_ID,
+		this.getNodeParameter(CONNECTED_ACCOUNT_ID.name, itemIndex, ''),
 	);
-	refuseEmptyAccessToken(node, itemIndex, options);
-	const request = buildQuotaRequest((name, fallback) =>
-		name === ACCUMULATION_ID.name ? id : this.getNodeParameter(name, itemIndex, fallback),
-	);
-	const json = await getQuota(session, quotaQuestion(request, connectedAccountId, options), { signal });
-	return [{ json, pairedItem: { item: itemIndex } }];
+	let request: QuotaRequest | undefined;
+	try {
+		request = buildQuotaRequest((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
+		const question = quotaQuestion(request, whose, options, session.credentials.accessToken);
+		const json = await getQuota(session, question, { signal });
+		return [{ json, pairedItem: { item: itemIndex } }];
+	} catch (error) {
+		// Whose account is known before the quota is: a quota the node refused is still said to be its.
+		throw aboutAccount(error, request ? quotaLabel(whose, request) : `${whose} quota`, whose);
+	}
 }

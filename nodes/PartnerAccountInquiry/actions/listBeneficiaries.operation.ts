@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { CUSTOMER_ID, NUMBER_OPTIONS } from '../shared/core/api/fields';
 import { readWholeNumber } from '../shared/core/api/validation';
-import { ValidationError } from '../shared/core/errors';
+import { readWhoseAccount } from '../shared/core/api/whoseAccount';
+import { aboutAccount, beneficiariesSubject, ValidationError } from '../shared/core/errors';
 import { maskBankDetails } from '../shared/core/masking';
-import { listBeneficiaries, listingQuestion, withOwner } from '../shared/endpoints/beneficiaries';
+import { simplifyBeneficiary } from '../shared/core/simplify';
+import { listBeneficiaries, listingQuestion, withWhose } from '../shared/endpoints/beneficiaries';
 import {
-	accessTokenOption,
 	customerIdProperty,
 	filtersCollection,
 	includeProofOption,
@@ -14,8 +15,8 @@ import {
 	numberProperty,
 	optionsCollection,
 	readBoolean,
-	refuseEmptyAccessToken,
-	readWhose,
+	readMask,
+	simplifyProperty,
 	timeoutOption,
 } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
@@ -36,27 +37,28 @@ export const description: INodeProperties[] = [
 		...numberProperty('limit', 'Limit', 'Max number of results to return'),
 		displayOptions: { show: { operation: ['listBeneficiaries'], returnAll: [false] } },
 	},
-	{ ...maskBankDetailsOption, displayOptions: show },
+	{ ...simplifyProperty, displayOptions: show },
 	filtersCollection(show),
-	optionsCollection(show, [accessTokenOption, includeProofOption, timeoutOption]),
+	optionsCollection(show, [
+		// A proof is of the whole answer: offered when the items are whole.
+		{ ...includeProofOption, displayOptions: { show: { '/simplify': [false] } } },
+		maskBankDetailsOption,
+		timeoutOption,
+	]),
 ];
 
-/**
- * Mask Bank Details as set. The editor does not offer Include Proof with it; expressions can still
- * give both, refused before anything is sent: a proof is the exact bytes the service signed, full
- * bank details included, and cannot be masked and still verify.
- */
-function readMask(value: unknown, withProof: boolean): boolean {
-	const mask = readBoolean(maskBankDetailsOption, { [maskBankDetailsOption.name]: value as IDataObject[string] });
-	if (mask && withProof) {
+/** Simplify as set; with Include Proof (by an expression: the editor offers it only with Simplify off) refused. */
+function readSimplify(value: unknown, withProof: boolean): boolean {
+	const simplify = readBoolean(simplifyProperty, { [simplifyProperty.name]: value as IDataObject[string] });
+	if (simplify && withProof) {
 		throw new ValidationError(
-			maskBankDetailsOption.name,
+			simplifyProperty.name,
 			'not with Include Proof',
-			'Mask Bank Details and Include Proof cannot both be on: a proof keeps the exact bytes the service signed, full bank details included',
-			'Turn one of them off: a run for an auditor keeps the proof, a run for a chat channel masks. Nothing was sent.',
+			'Include Proof needs Simplify off',
+			'Turn Simplify off to keep the proof of each whole answer, or turn Include Proof off. Nothing was sent.',
 		);
 	}
-	return mask;
+	return simplify;
 }
 
 export async function execute(
@@ -65,21 +67,23 @@ export async function execute(
 	session: ApiSession,
 	signal?: AbortSignal,
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	// A Customer ID or Access Token expression that gave nothing is refused, not answered for your own account.
-	const customerId = readWhose(node, itemIndex, CUSTOMER_ID, (name) => this.getNodeParameter(name, itemIndex, ''));
-	refuseEmptyAccessToken(node, itemIndex, options);
-	const limit = returnAll
-		? undefined
-		: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
-	const question = listingQuestion(customerId, filters, options, limit);
-	const mask = readMask(this.getNodeParameter(maskBankDetailsOption.name, itemIndex, false), question.withProof);
-	const items = await listBeneficiaries(session, question, { signal });
-	return withOwner(items, question.request).map((json) => ({
-		json: mask ? maskBankDetails(json) : json,
-		pairedItem: { item: itemIndex },
-	}));
+	const whose = readWhoseAccount(CUSTOMER_ID, this.getNodeParameter(CUSTOMER_ID.name, itemIndex, ''));
+	try {
+		const limit = returnAll
+			? undefined
+			: readWholeNumber('limit', this.getNodeParameter('limit', itemIndex, NUMBER_OPTIONS.limit.default), 'Limit');
+		const question = listingQuestion(whose, filters, options, session.credentials.accessToken, limit);
+		const mask = readMask(options, question.withProof);
+		const simplify = readSimplify(this.getNodeParameter(simplifyProperty.name, itemIndex, true), question.withProof);
+		const items = await listBeneficiaries(session, question, { signal });
+		return withWhose(items, whose).map((item) => {
+			const shown = mask ? maskBankDetails(item) : item;
+			return { json: simplify ? simplifyBeneficiary(shown) : shown, pairedItem: { item: itemIndex } };
+		});
+	} catch (error) {
+		throw aboutAccount(error, beneficiariesSubject(whose), whose);
+	}
 }

@@ -7,9 +7,9 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isMaskedField, SECRET_FIELDS } from './core/api/fields';
-import { PartnerError } from './core/errors';
+import { descriptionOf, PartnerError } from './core/errors';
 import { maskAccount } from './core/redaction';
-import { maskSubjectsText } from './core/subjectLines';
+import { maskSubjectsText, QUOTA_LINES_PARAMETER } from './core/subjectLines';
 
 export type NodeError = NodeApiError | NodeOperationError;
 
@@ -23,20 +23,23 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number): Nod
 	if (!(error instanceof PartnerError)) {
 		return new NodeOperationError(shownNode, error instanceof Error ? error : String(error), { itemIndex });
 	}
+	// n8n's description: what exactly (the error's detail), then one way to get unstuck (its hint).
+	const description = descriptionOf(error);
 	if (!error.isApiError) {
-		return new NodeOperationError(shownNode, error.message, { description: error.hint, itemIndex });
+		return new NodeOperationError(shownNode, error.message, { description, itemIndex });
 	}
 	// Not `code`/`detail` keys: NodeApiError would replace our message with its generic one for known codes.
 	return new NodeApiError(shownNode, { summary: error.message, ...error.itemFields() } as JsonObject, {
 		message: error.message,
-		description: error.hint,
+		description,
 		httpCode: error.httpCode === undefined ? undefined : String(error.httpCode),
 		itemIndex,
 	});
 }
 
 /**
- * The item that stands for a failed input item: `{ error, description, ...the error's own fields }`.
+ * The item that stands for a failed input item: `{ error, description, ...the error's own fields }`,
+ * `description` as n8n shows it (the error's detail, then its hint).
  * For On Error "Continue (using error output)" the same fields go under `details`: n8n routes an
  * item to the error output only when its JSON holds nothing but `error`, `message` and `details`
  * (it then adds the input item's own fields), and would otherwise leave it among the successes.
@@ -44,7 +47,10 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number): Nod
 export function errorItem(error: unknown, nodeError: NodeError, forErrorOutput = false): IDataObject {
 	const details: IDataObject = {};
 	if (nodeError.description) details.description = nodeError.description;
-	if (error instanceof PartnerError) Object.assign(details, error.itemFields());
+	if (error instanceof PartnerError) {
+		Object.assign(details, error.itemFields());
+		if (error.whoseAccount !== undefined) details.whoseAccount = error.whoseAccount;
+	}
 	if (forErrorOutput)
 		return Object.keys(details).length > 0 ? { error: nodeError.message, details } : { error: nodeError.message };
 	return { error: nodeError.message, ...details };
@@ -57,7 +63,7 @@ function redactParameters(value: unknown): unknown {
 	for (const [key, inner] of Object.entries(value)) {
 		const masked = isMaskedField(key, value as IDataObject);
 		if (SECRET_FIELDS.has(key) && inner !== '' && inner !== undefined) copy[key] = '[hidden]';
-		else if (key === 'subjectsText' && typeof inner === 'string') copy[key] = maskSubjectsText(inner);
+		else if (key === QUOTA_LINES_PARAMETER && typeof inner === 'string') copy[key] = maskSubjectsText(inner);
 		else if (masked && typeof inner === 'string') copy[key] = maskAccount(inner);
 		else copy[key] = redactParameters(inner) as IDataObject;
 	}

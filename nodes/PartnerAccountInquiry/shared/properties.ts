@@ -2,10 +2,9 @@
  * The editor's parameters that the action node, the trigger and the credential share, derived
  * from the field rows of core/api/fields.ts (the same bounds as the checks in code).
  */
-import type { IDataObject, IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import {
-	ACCESS_TOKEN,
 	BENEFICIARY_FILTERS,
 	CONNECTED_ACCOUNT_ID,
 	CUSTOMER_ID,
@@ -43,15 +42,15 @@ export function fieldProperty(rule: FieldRule, overrides: Partial<INodePropertie
 	};
 }
 
-/** The Access Token option (the listing sends it in the body, the quota call as a header). */
-export const accessTokenOption = fieldProperty(ACCESS_TOKEN);
-
 /**
- * Whose account is asked, the first thing each operation and the trigger show: empty is your own
- * account, so an expression that gives nothing is refused (readWhose).
+ * Whose account is asked, the first thing each operation shows: `own` or the customer's ID,
+ * required (api/whoseAccount.ts: empty is refused, never read as your own account).
  */
-export const customerIdProperty = fieldProperty(CUSTOMER_ID);
-export const connectedAccountIdProperty = fieldProperty(CONNECTED_ACCOUNT_ID);
+export const customerIdProperty = fieldProperty(CUSTOMER_ID, { default: CUSTOMER_ID.defaultValue, required: true });
+export const connectedAccountIdProperty = fieldProperty(CONNECTED_ACCOUNT_ID, {
+	default: CONNECTED_ACCOUNT_ID.defaultValue,
+	required: true,
+});
 
 /** Fields in the order n8n's lint wants in a collection: by name. */
 export const sortedByName = (fields: INodeProperties[]) =>
@@ -137,111 +136,73 @@ export function readBoolean(property: INodeProperties, options: IDataObject): bo
 	throw new ValidationError(
 		property.name,
 		'true or false',
-		`${property.displayName} must be true or false, got ${JSON.stringify(value)}`,
+		`${property.displayName} must be true or false`,
+		undefined,
+		`It is ${JSON.stringify(value)}.`,
 	);
 }
 
 /**
- * The Include Proof option: what an auditor needs to verify an answer again, offline. Not offered
- * while Mask Bank Details is on: a proof is the exact bytes signed, bank details whole.
+ * The Include Proof option: what an auditor needs to verify an answer again, offline. A proof is
+ * the exact bytes signed, bank details whole: offered with Simplify off (where there is a Simplify),
+ * and it turns Mask Bank Details' default off (readMask).
  */
 export const includeProofOption: INodeProperties = {
 	displayName: 'Include Proof',
 	name: 'includeProof',
 	type: 'boolean',
 	default: false,
-	displayOptions: { hide: { '/maskBankDetails': [true] } },
 	description:
 		"Whether to add the service's signed answer to each item, so anyone with the service's public key can check it later",
 };
 
 /**
  * Mask Bank Details: items safe to post to a chat channel or a ticket (masking.ts's
- * maskBankDetails). A top-level switch in both nodes: off in the action node, on in the trigger.
+ * maskBankDetails), on by default in both nodes; an option, as n8n keeps a node's first screen to
+ * what every run decides.
  */
 export const maskBankDetailsOption: INodeProperties = {
 	displayName: 'Mask Bank Details',
 	name: 'maskBankDetails',
 	type: 'boolean',
-	default: false,
+	default: true,
 	description:
-		'Whether to show account numbers, IBANs and beneficiary tokens by their last four characters only, to post items to a chat or a ticket',
+		'Whether to show account numbers, IBANs and beneficiary tokens by their last four characters only. Turn off only where whole numbers are needed.',
 };
+
+/** Simplify: a beneficiary item of at most 10 fields (core/simplify.ts), as n8n's nodes offer for long answers. */
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return a simplified version of each beneficiary (name, bank account, currency, status, reference ID, whose account) instead of the whole answer',
+};
+
+/**
+ * Mask Bank Details as set in `options`; unset, on, unless Include Proof is on (a proof is the exact
+ * bytes signed and cannot be masked and still verify). Both on is refused before anything is sent.
+ */
+export function readMask(options: IDataObject, withProof: boolean): boolean {
+	const { name } = maskBankDetailsOption;
+	if (options[name] === undefined || options[name] === '') return !withProof;
+	const mask = readBoolean(maskBankDetailsOption, options);
+	if (mask && withProof) {
+		throw new ValidationError(
+			name,
+			'not with Include Proof',
+			'Mask Bank Details and Include Proof cannot both be on',
+			'Turn one of them off. Nothing was sent.',
+			'A proof is the exact bytes signed, whole bank details included: a run for an auditor keeps it, a run for a chat channel masks.',
+		);
+	}
+	return mask;
+}
 
 /** Reads a string parameter, trimmed; empty means "not set". */
 export function optionalString(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const text = String(value).trim();
 	return text === '' ? undefined : text;
-}
-
-/**
- * Where the value of the node's parameter at `path` (["options", "customerId"]) comes from an
- * expression: the path itself, or the enclosing collection that is one expression as a whole
- * (`options: "={{ { customerId: $json.id } }}"`, as imported or generated workflows have it);
- * undefined when neither is. n8n gives the node the resolved value and keeps the parameter as
- * typed in the node, an expression being text that starts with "=".
- */
-function expressionAt(node: INode, path: readonly string[]): { path: string[]; text: string } | undefined {
-	let value: unknown = node.parameters;
-	for (let depth = 0; depth <= path.length; depth++) {
-		if (typeof value === 'string')
-			return value.startsWith('=') ? { path: path.slice(0, depth), text: value } : undefined;
-		if (depth === path.length || !value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-		value = (value as IDataObject)[path[depth]];
-	}
-	return undefined;
-}
-
-/** "options" as the editor shows it: "Options". */
-const collectionLabel = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
-
-/**
- * Refuses a value an expression was meant to give but did not (empty, blank, nothing) where an
- * empty value would answer another question than the item asked: the partner's own account
- * instead of a customer's (the rows' `emptyMeans`), or no subject at all. A field left empty as
- * typed is not refused here; it means what its row says. Where the enclosing collection is the
- * expression, the field is the expression's when the collection it gave holds the field (`values`:
- * empty, blank or null) or the expression names it; a field it neither gives nor names is unset.
- */
-export function refuseEmptyExpression(
-	node: INode,
-	itemIndex: number,
-	path: readonly string[],
-	field: Pick<FieldRule, 'name' | 'label' | 'secret' | 'emptyMeans'>,
-	value: unknown,
-	values?: IDataObject,
-): void {
-	if (optionalString(value) !== undefined) return;
-	const expression = expressionAt(node, path);
-	if (!expression) return;
-	const whole = expression.path.length < path.length;
-	if (whole && !(values && Object.hasOwn(values, field.name)) && !expression.text.includes(field.name)) return;
-	const got = field.secret || value === undefined || value === null ? 'nothing' : JSON.stringify(value);
-	const consequence = field.emptyMeans ? `; an empty ${field.label} ${field.emptyMeans}` : '';
-	const source = whole
-		? `${collectionLabel(expression.path.join('.'))} is an expression that gave ${field.label} ${got}`
-		: `${field.label} is an expression that gave ${got}`;
-	const onPurpose = whole
-		? ` To leave it empty on purpose, leave ${field.label} out of what the ${collectionLabel(expression.path.join('.'))} expression gives.`
-		: ` To leave it empty on purpose, remove ${field.label} from the node or leave it empty without an expression.`;
-	throw new ValidationError(
-		field.name,
-		'an expression must give a value',
-		`${source} for item ${itemIndex}${consequence}, so nothing was sent for this item`,
-		`Give every item its ${field.label} (drop the items without one first, e.g. with a Filter node).${field.emptyMeans ? onPurpose : ''}`,
-	);
-}
-
-/** A top-level parameter that says whose account (or which subject) is asked: read, refused as refuseEmptyExpression says. */
-export function readWhose(node: INode, itemIndex: number, rule: FieldRule, read: (name: string) => unknown): unknown {
-	const value = read(rule.name);
-	refuseEmptyExpression(node, itemIndex, [rule.name], rule, value);
-	return value;
-}
-
-/** The Options' Access Token, refused as refuseEmptyExpression says: without it, your own account is answered. */
-export function refuseEmptyAccessToken(node: INode, itemIndex: number, options: IDataObject): void {
-	const { name } = ACCESS_TOKEN;
-	refuseEmptyExpression(node, itemIndex, ['options', name], ACCESS_TOKEN, options[name], options);
 }

@@ -1,7 +1,7 @@
 /** One poll, for one subject or a thousand: open the store once, run the phases (pollPhases.ts), emit every event found or report failures, commit once. */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { PollBudgetError } from '../shared/core/errors';
+import { aboutAccount, PollBudgetError } from '../shared/core/errors';
 import type { ListingSize } from '../shared/endpoints/beneficiaries';
 import { toNodeError } from '../shared/errorMapping';
 import { ApiSession } from '../shared/transport/session';
@@ -18,7 +18,7 @@ import {
 	typicalPages,
 } from './pollPlan';
 import { nodeName, openStore, warn } from './store';
-import { watchOf, type Watch } from './watch';
+import { SAMPLE_ENTRIES, watchOf, type Watch } from './watch';
 import type { Compared, WatchedEntry } from './watchedEntry';
 import type { WatchState } from './watchState';
 
@@ -27,8 +27,17 @@ export async function pollTrigger(fn: IPollFunctions, memory: PollMemory): Promi
 		const session = await ApiSession.open(fn, POLL_WIDTH);
 		const watch = watchOf(fn, session);
 		if (fn.getMode() === 'manual') {
-			// "Fetch Test Event": a small sample of real current data; the saved state is not touched.
-			const items = await watch.entries[0].sample(session);
+			// "Fetch Test Event": one current item of each of the first entries; the saved state is not touched.
+			const samples = await Promise.all(
+				watch.entries.slice(0, SAMPLE_ENTRIES).map(async (entry) => {
+					try {
+						return await entry.sample(session);
+					} catch (error) {
+						throw aboutAccount(error, entry.label);
+					}
+				}),
+			);
+			const items = samples.flat();
 			return items.length > 0 ? [items.map((json) => ({ json }))] : null;
 		}
 		// One poll of a node at a time: a cron tick that comes while one still runs does nothing.

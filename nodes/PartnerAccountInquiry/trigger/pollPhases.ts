@@ -5,7 +5,7 @@ import { backoffProblem, dueStage, endedUnreported, failureAfter, told, type End
 import type { Pending } from './failureReports';
 import type { PollReads } from './pollPlan';
 import type { Watch } from './watch';
-import type { Compared } from './watchedEntry';
+import type { Compared, WatchedEntry } from './watchedEntry';
 import { emptyState, type EntryRecord, type WatchState } from './watchState';
 
 /** What a poll works on: each watched entry's record and saved state, episodes ended untold. */
@@ -16,7 +16,16 @@ export interface PollData {
 	saved: Map<string, unknown>;
 }
 
-/** Plan: entries no longer watched are dropped, new ones start without a state; `warn` names what cannot be used. */
+/** What a warning says of an entry whose saved data cannot be used: `entry` named in a set. */
+export const entryProblem = (watch: Watch, entry: WatchedEntry, problem: string) =>
+	watch.many ? `${entry.label}: ${problem}` : problem;
+export const STARTS_ANEW = 'its entry records a fresh baseline and reports no change';
+
+/**
+ * Plan: entries no longer watched are dropped, new ones start without a state; `warn` names what
+ * cannot be used, once an entry: a damaged state is dropped (a fresh baseline at its next read), a
+ * damaged back-off with its episode. Damage stays where it is: the other entries carry on.
+ */
 export function plan(
 	before: WatchState,
 	wholeHistory: boolean,
@@ -31,14 +40,25 @@ export function plan(
 		if (!wholeHistory) record.doubt = true;
 		data.entries[entry.key] = record;
 		if (before.ended[entry.key]) data.ended[entry.key] = before.ended[entry.key];
+		const problems: string[] = [];
+		const outcomes: string[] = [];
 		const own = record.state === undefined ? {} : entry.readState(record.state);
-		const named = (problem: string) => (watch.many ? `${entry.label}: ${problem}` : problem);
-		if (own.problem) warn(named(own.problem), 'its entry records a fresh baseline and reports no change');
+		if (own.problem) {
+			problems.push(own.problem);
+			outcomes.push(STARTS_ANEW);
+			// Not written back: a read that fails leaves no damage for the next poll to warn of again.
+			delete record.state;
+			delete record.unchanged;
+		}
 		data.saved.set(entry.key, own.state);
 		// A back-off the API could not have asked for (edited, a clock stepped back): dropped with its episode, asked at once.
 		const damage = record.failure && backoffProblem(record.failure, now);
-		if (damage) warn(named(damage), 'the back-off is started anew and this poll asks at once');
-		if (damage) delete record.failure;
+		if (damage) {
+			problems.push(damage);
+			outcomes.push('the back-off is started anew and this poll asks at once');
+			delete record.failure;
+		}
+		if (problems.length > 0) warn(entryProblem(watch, entry, problems.join('; ')), outcomes.join(', and '));
 	}
 	return data;
 }

@@ -1,160 +1,109 @@
-/** The trigger's parameters in the editor: what it reads (`triggerOn`), whose account, any of its events. */
+/**
+ * The trigger's parameters in the editor: its events, then one list of what to watch (customer
+ * IDs for the beneficiary events, quotas for the quota events; a single account is a list of one),
+ * then what narrows or shapes what it reads. The events decide what it reads (events.ts).
+ */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import { OWN_ACCOUNT } from '../shared/core/api/fields';
 import {
-	accessTokenOption,
 	connectedAccountIdProperty,
-	customerIdProperty,
 	filtersCollection,
 	maskBankDetailsOption,
 	optionsCollection,
 	quotaFields,
+	simplifyProperty,
 	sortedByName,
 	timeoutOption,
 } from '../shared/properties';
-import { MAX_SET_SIZE, SET_PARAMETERS, type SetParameters } from './enteredSet';
-import { eventOptions, type Family } from './events';
+import { MAX_SET_SIZE, SET_PARAMETERS } from './enteredSet';
+import { eventsOf, TRIGGER_EVENTS } from './events';
 
-type Show = NonNullable<IDisplayOptions['show']>;
-const on = (family: Family, ...watch: string[]): Show => ({ triggerOn: [family], ...(watch[0] && { watch }) });
+/**
+ * Each family's parameters hide while an event of the other is picked, rather than show only with
+ * one of their own: with no event picked (between two picks) nothing is hidden, so n8n's editor,
+ * which drops a hidden parameter's value, drops nothing typed. Only a switch to the other family's
+ * events drops the list of the family left.
+ */
+const forBeneficiaries: IDisplayOptions = { hide: { events: eventsOf('quota') } };
+const forQuota: IDisplayOptions = { hide: { events: eventsOf('beneficiaries') } };
+/** The same, for an option inside a collection: the events are the node's (root) parameter. */
+const rootHide = (display: IDisplayOptions): IDisplayOptions => ({ hide: { '/events': display.hide?.events ?? [] } });
 
-/** How a set is entered (rows or pasted text), its rows and its text, under SET_PARAMETERS' names. */
-function setEntryProperties(
-	names: SetParameters,
-	show: Show,
-	what: { noun: string; perLine: string; rowValues: INodeProperties[]; textPlaceholder: string; textFormat: string },
-): INodeProperties[] {
-	const plural = `${what.noun}s`;
-	return [
-		{
-			displayName: `Enter ${plural} As`,
-			name: names.entry,
-			type: 'options',
-			noDataExpression: true,
-			default: 'rows',
-			displayOptions: { show },
-			options: [
-				{ name: 'Rows', value: 'rows', description: `One row per ${what.noun.toLowerCase()}, in the editor` },
-				{ name: 'Text', value: 'text', description: `${what.perLine}, pasted (from a spreadsheet, say)` },
-			],
-		},
-		{
-			displayName: plural,
-			name: names.rows,
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			placeholder: `Add ${what.noun}`,
-			displayOptions: { show: { ...show, [names.entry]: ['rows'] } },
-			options: [{ displayName: what.noun, name: names.row, values: sortedByName(what.rowValues) }],
-		},
-		{
-			displayName: plural,
-			name: names.text,
-			type: 'string',
-			typeOptions: { rows: 8 },
-			default: '',
-			placeholder: what.textPlaceholder,
-			displayOptions: { show: { ...show, [names.entry]: ['text'] } },
-			description: `${what.perLine}, at most ${MAX_SET_SIZE}${what.textFormat}`,
-		},
-	];
-}
-
-const watch = (family: Family, options: INodeProperties['options']): INodeProperties => ({
-	displayName: 'Watch',
-	name: 'watch',
-	type: 'options',
-	noDataExpression: true,
-	default: 'one',
-	displayOptions: { show: on(family) },
-	options,
+/** Inside a quota row, Trade Type is shown when the row's method needs it. */
+const quotaRowFields: INodeProperties[] = quotaFields({}).map(({ displayOptions, ...field }) => {
+	const needs = (displayOptions?.show as IDisplayOptions['show'])?.quotaAccumulationMethod;
+	return needs ? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs } } } : field;
 });
 
-const events = (family: Family, defaults: string[]): INodeProperties => ({
-	displayName: 'Events',
-	name: 'events',
-	type: 'multiOptions',
-	noDataExpression: true,
-	required: true,
-	default: [...defaults],
-	displayOptions: { show: on(family) },
-	options: eventOptions(family),
-	description: 'One read of each entry serves every event picked; each item says which event it is (`event`)',
-});
-
-/** Mask Bank Details, on by default in the trigger: its items go to chats and tickets. */
-export const triggerMaskOption: INodeProperties = { ...maskBankDetailsOption, default: true };
-
-/** What the trigger reads, then whose account (one, or a set), then its events and how items look. */
 export const triggerProperties: INodeProperties[] = [
 	{
-		displayName: 'Trigger On',
-		name: 'triggerOn',
-		type: 'options',
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
 		noDataExpression: true,
-		default: 'beneficiaries',
-		options: [
-			{ name: 'Available Quota', value: 'quota', description: 'A quota falling below a threshold, or changing' },
-			{ name: 'Beneficiaries', value: 'beneficiaries', description: 'Beneficiaries added, removed or changed' },
-		],
+		required: true,
+		default: ['beneficiaryAdded', 'beneficiaryBankDetailsChanged', 'beneficiaryRemoved'],
+		options: TRIGGER_EVENTS.map(({ name, value, description }) => ({ name, value, description })),
+		description: 'Beneficiary events or quota events (not both in one trigger); each item says which event it is',
 	},
-	watch('beneficiaries', [
-		{ name: 'One Account', value: 'one', description: "Your own account or one customer's" },
-		{ name: 'Many Customers', value: 'many', description: `Up to ${MAX_SET_SIZE} customers, each compared on its own` },
-	]),
-	watch('quota', [
-		{ name: 'One Quota', value: 'one', description: 'One accumulation method, ID and currency' },
-		{ name: 'Many Quotas', value: 'many', description: `Up to ${MAX_SET_SIZE} quotas, yours or customers'` },
-	]),
-	{ ...customerIdProperty, displayOptions: { show: on('beneficiaries', 'one') } },
-	...setEntryProperties(SET_PARAMETERS.customers, on('beneficiaries', 'many'), {
-		noun: 'Customer',
-		perLine: 'One customer ID a line',
-		rowValues: [{ ...customerIdProperty, description: "The ID the service gave the customer's account" }],
-		textPlaceholder: 'e.g. CUST_0001\nCUST_0002',
-		textFormat: '',
-	}),
-	{ ...connectedAccountIdProperty, displayOptions: { show: on('quota', 'one') } },
-	...quotaFields(on('quota', 'one')),
-	...setEntryProperties(SET_PARAMETERS.quota, on('quota', 'many'), {
-		noun: 'Quota',
-		perLine: 'One quota a line',
-		// Inside a row, Trade Type is shown when the row's method needs it.
-		rowValues: [
-			connectedAccountIdProperty,
-			...quotaFields({}).map(({ displayOptions, ...field }) => {
-				const needs = (displayOptions?.show as Show | undefined)?.quotaAccumulationMethod;
-				return needs ? { ...field, displayOptions: { show: { quotaAccumulationMethod: needs } } } : field;
-			}),
+	{
+		displayName: 'Customer IDs',
+		name: SET_PARAMETERS.customers.text,
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: OWN_ACCOUNT,
+		placeholder: 'e.g. own\nCUST_0001',
+		displayOptions: forBeneficiaries,
+		description: `Whose beneficiaries, one a line, at most ${MAX_SET_SIZE}: own for your own account, or a customer's ID`,
+	},
+	{
+		displayName: 'Quotas',
+		name: SET_PARAMETERS.quota.rows,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: {},
+		placeholder: 'Add Quota',
+		displayOptions: forQuota,
+		description: 'The quotas to watch, each of your own account (own) or of a customer. For hundreds, paste lines in Options.',
+		options: [
 			{
-				displayName: 'Threshold',
-				name: 'threshold',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 10000',
-				description:
-					"This quota's own threshold, in the currency's major units. Leave empty to use the Threshold below.",
+				displayName: 'Quota',
+				name: SET_PARAMETERS.quota.row,
+				values: sortedByName([
+					connectedAccountIdProperty,
+					...quotaRowFields,
+					{
+						displayName: 'Threshold',
+						name: 'threshold',
+						type: 'number',
+						typeOptions: { minValue: 0, numberPrecision: 2 },
+						default: 10000,
+						description:
+							"Quota Below Threshold fires when the quota falls below this amount, in the currency's major units (10000 USD, not cents)",
+					},
+				]),
 			},
 		],
-		textPlaceholder: 'e.g. USER_ID, U-1001, USD, 20000\nACC_0002, BENEFICIARY, REF-42, EUR, GOODS',
-		textFormat:
-			': an optional connected account ID, then method, ID, currency, trade type (BENEFICIARY only) and threshold, separated by commas',
-	}),
-	events('beneficiaries', ['beneficiaryAdded', 'beneficiaryRemoved', 'beneficiaryBankDetailsChanged']),
-	events('quota', ['quotaBelowThreshold']),
-	{
-		displayName: 'Threshold',
-		name: 'threshold',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		required: true,
-		default: 10000,
-		displayOptions: { show: { ...on('quota'), events: ['quotaBelowThreshold'] } },
-		description:
-			"The event fires when the quota falls below this amount, in the currency's major units (10000 USD, not cents)",
 	},
-	{ ...triggerMaskOption, displayOptions: { show: on('beneficiaries') } },
-	filtersCollection({ show: on('beneficiaries') }),
-	optionsCollection({}, [accessTokenOption, timeoutOption]),
+	{ ...filtersCollection(forBeneficiaries) },
+	optionsCollection(
+		{},
+		sortedByName([
+			{ ...maskBankDetailsOption, displayOptions: rootHide(forBeneficiaries) },
+			{
+				displayName: 'Quotas as Text',
+				name: SET_PARAMETERS.quota.text,
+				type: 'string',
+				typeOptions: { rows: 6 },
+				default: '',
+				placeholder: 'e.g. own, USER_ID, U-1001, USD, 20000\nACC_0002, BENEFICIARY, B-4001, USD, SERVICE, 5000',
+				displayOptions: rootHide(forQuota),
+				description: `More quotas, one a line (a spreadsheet's columns): whose account, method, ID, currency, trade type (Beneficiary only), threshold. At most ${MAX_SET_SIZE} in all.`,
+			},
+			{ ...simplifyProperty, displayOptions: rootHide(forBeneficiaries) },
+			timeoutOption,
+		]),
+	),
 ];

@@ -1,71 +1,56 @@
-/** The entries of a trigger on the available quota: one subject, or a set of them (Watch Many). */
+/** The entries of a trigger on the available quota: its rows and pasted lines, whose account first. */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { CONNECTED_ACCOUNT_ID, isMaskedQuotaId } from '../shared/core/api/fields';
-import type { QuotaRequest } from '../shared/core/api/validation';
+import { customerOf } from '../shared/core/api/whoseAccount';
 import { ValidationError } from '../shared/core/errors';
-import { maskAccount } from '../shared/core/redaction';
-import { buildQuotaRequest, getQuota, quotaQuestion } from '../shared/endpoints/quota';
+import { buildQuotaRequest, getQuota, quotaLabel, quotaQuestion } from '../shared/endpoints/quota';
 import { maskedIdIndex } from '../shared/core/subjectLines';
-import { ACCUMULATION_ID, readWhose } from '../shared/properties';
 import type { ApiSession } from '../shared/transport/session';
-import { checkSet, enteredEntries, quotaEntryValues, quotaRowFields, SET_PARAMETERS } from './enteredSet';
+import { checkSet, enteredQuotas, quotaEntryValues } from './enteredSet';
 import { quotaEvents, readQuotaState, type QuotaState } from './quotaState';
 import { questionDigest } from './savedState';
 import { keyOf, type Context, type WatchedEntry } from './watchedEntry';
 
-/** The Threshold as a number of at least 0 ("10000" too); empty, text or negative is refused, never read as 0. */
-function readThreshold(raw: unknown): number {
-	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() ? Number(raw) : Number.NaN;
+/** A threshold as a number of at least 0 ("10000" too); text or negative is refused, never read as 0. */
+function readThreshold(raw: string): number {
+	const value = raw.trim() ? Number(raw) : Number.NaN;
 	if (Number.isFinite(value) && value >= 0) return value;
-	const got = `got ${JSON.stringify(raw) ?? 'nothing'}`;
-	throw new ValidationError('threshold', 'a number of at least 0', `Threshold must be a number of at least 0, ${got}`);
+	throw new ValidationError('threshold', 'a number of at least 0', `Threshold ${JSON.stringify(raw)} is not a number of at least 0`);
 }
 
-/** How an item names a quota subject, for a Switch to route on ("USER_ID U-1001 USD"), or a message does (`id` masked). */
-const subjectOf = (request: QuotaRequest, id = request.quotaAccumulationId) =>
-	[request.quotaAccumulationMethod, id, request.currency, request.tradeType].filter(Boolean).join(' ');
-
 export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: Context): WatchedEntry[] {
-	const { options, wanted, many } = context;
+	const { options, wanted, accessToken } = context;
 	const below = wanted.has('quotaBelowThreshold');
-	const defaultThreshold = below ? readThreshold(fn.getNodeParameter('threshold', '')) : 0;
-	const ask = (request: QuotaRequest, account: unknown, threshold = defaultThreshold) =>
-		({ question: quotaQuestion(request, account, options), threshold }) as const;
-	let subjects: Array<{ where: string; value: ReturnType<typeof ask> }>;
-	if (many) {
-		subjects = checkSet(
-			'subjects',
-			enteredEntries(fn, SET_PARAMETERS.quota, quotaRowFields),
-			(entry) => {
-				const { values, threshold, connectedAccountId } = quotaEntryValues(entry);
-				const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
-				// A threshold is checked whatever the events: a misplaced column is refused, not ignored.
-				const own = threshold !== '' ? readThreshold(threshold) : undefined;
-				return ask(request, connectedAccountId, below ? own : undefined);
-			},
-			({ question }) => questionDigest([question.request, question.headers]),
-			({ fields }) => fields.filter((_, i) => i === maskedIdIndex(fields)),
-		);
-	} else {
-		const read = (name: string) => fn.getNodeParameter(name, '');
-		const [id, account] = [ACCUMULATION_ID, CONNECTED_ACCOUNT_ID].map((rule) => readWhose(fn.getNode(), 0, rule, read));
-		const parameter = (name: string, fallback: unknown) =>
-			name === ACCUMULATION_ID.name ? id : fn.getNodeParameter(name, fallback);
-		subjects = [{ where: '', value: ask(buildQuotaRequest(parameter), account) }];
-	}
+	const subjects = checkSet(
+		'quotas',
+		enteredQuotas(fn, options),
+		(entry) => {
+			const { whose, values, threshold } = quotaEntryValues(entry);
+			const request = buildQuotaRequest((name, fallback) => values[name] ?? fallback);
+			// A threshold is checked whatever the events: a misplaced column is refused, not ignored.
+			const own = threshold !== '' ? readThreshold(threshold) : undefined;
+			if (below && own === undefined)
+				throw new ValidationError('threshold', 'a threshold', 'no threshold, which Quota Below Threshold needs');
+			return { question: quotaQuestion(request, whose, options, accessToken), threshold: below ? (own as number) : 0 };
+		},
+		({ question }) => questionDigest([question.request, question.headers]),
+		({ fields }) => fields.filter((_, i) => i === maskedIdIndex(fields)),
+	);
 	return subjects.map(({ where, value: { question, threshold } }) => {
-		const { request } = question;
-		const connected = question.headers[CONNECTED_ACCOUNT_ID.header as string] as string | undefined;
-		const key = keyOf(session, { quota: request, connectedAccountId: connected }, question.accessToken);
-		// Whose quota it is, for a Switch to route on: the connected account as sent, when one was.
-		const naming = { subject: subjectOf(request), ...(connected ? { connectedAccountId: connected } : {}) };
-		// A receiving account's ID is a bank account: by its last four in messages, whole in items (a workflow routes on it).
-		const id = isMaskedQuotaId(request.quotaAccumulationMethod) ? maskAccount(request.quotaAccumulationId) : undefined;
+		const { request, whose } = question;
+		/** An event's item: the event, the quota item, what it was at the last poll, the threshold crossed. */
+		const item = (event: string, quota: IDataObject, previousAmount: number | null): IDataObject => ({
+			event,
+			...quota,
+			previousAmount,
+			...(event === 'quotaBelowThreshold' ? { threshold } : {}),
+		});
+		const key = keyOf(session, { quota: request, connectedAccountId: customerOf(whose) }, question.accessToken);
 		return {
 			key,
 			where,
-			label: `${subjectOf(request, id)}${connected ? ` of ${connected}` : ''}`,
+			// A receiving account's ID is a bank account: by its last four in messages, whole in items (a workflow routes on it).
+			label: quotaLabel(whose, request),
 			readState: (saved) => readQuotaState(saved, key),
 			cost: () => ({ key, requests: 1, steps: 1 }),
 			read: async (s, read) => await getQuota(s, question, read),
@@ -73,16 +58,14 @@ export function quotaEntries(fn: IPollFunctions, session: ApiSession, context: C
 				const quota = read as IDataObject;
 				const state = saved as QuotaState | undefined;
 				const outcome = quotaEvents(wanted, state, key, quota.availableQuotaAmount as number, threshold, whole);
-				const { below, amount } = outcome.next;
-				const moved = () => !state || below !== state.below || amount !== state.amount || threshold !== state.threshold;
-				const events = outcome.fired.map((event) => {
-					const json: IDataObject = { ...quota, event, ...naming, previousAmount: outcome.previousAmount ?? null };
-					if (event === 'quotaBelowThreshold') json.threshold = threshold;
-					return json;
-				});
+				const { below: isBelow, amount } = outcome.next;
+				const moved = () =>
+					!state || isBelow !== state.below || amount !== state.amount || (threshold) !== state.threshold;
+				const events = outcome.fired.map((event) => item(event, quota, outcome.previousAmount ?? null));
 				return { events, next: outcome.next, unchanged: false, moved };
 			},
-			sample: async (s) => [{ ...(await getQuota(s, question)), event: [...wanted][0], ...naming }],
+			// Shaped as an event, so that what follows the trigger can be built on it.
+			sample: async (s) => [item([...wanted][0], await getQuota(s, question), null)],
 		};
 	});
 }

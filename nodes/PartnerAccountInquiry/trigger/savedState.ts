@@ -34,9 +34,6 @@ export function optional(ok: Check): Check {
 export function shaped(fields: Record<string, Check>): Check {
 	return (value) => isRecord(value) && Object.entries(fields).every(([name, ok]) => ok(value[name]));
 }
-export function every(ok: Check): Check {
-	return (value) => isRecord(value) && Object.values(value).every(ok);
-}
 
 /** Names a version only if it is a small number: a saved value is never quoted whole (it could be a bank account). */
 export const unknownVersion = (v: unknown) => `it has an unknown version (${wholeNumber(v, 999) ? v : typeof v})`;

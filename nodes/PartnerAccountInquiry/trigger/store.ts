@@ -16,6 +16,7 @@ import {
 	recordActivation,
 	savedMark as mark,
 } from './pollRecord';
+import { entryProblem, STARTS_ANEW } from './pollPhases';
 import { N8N_DEFAULT_POLL_BUDGET_MS } from './pollPlan';
 import type { Watch } from './watch';
 import { readWatchState, type WatchState } from './watchState';
@@ -96,6 +97,11 @@ export function openStore(
 	}
 	const saved = readWatchState(staticData.state, watch.family);
 	if (saved.problem) warn(fn, saved.problem, 'every entry records a fresh baseline and reports no change');
+	// Damage stays where it is: an entry whose record cannot be used starts anew, the others carry on.
+	for (const entry of watch.entries) {
+		const problem = saved.damaged.get(entry.key);
+		if (problem) warn(fn, entryProblem(watch, entry, problem), STARTS_ANEW);
+	}
 	const { wholeHistory, everyPollSaved } = carried;
 	return {
 		loaded: { state: saved.state, wholeHistory, everyPollSaved, activating, mayReport: !activating && !startup },

@@ -1,7 +1,9 @@
 /**
  * The one error family of the package. Every failure the node can report is a PartnerError:
- * `message` says what happened, `hint` says what to do, `itemFields()` is what a Continue On
- * Fail error item carries besides those two, and `isApiError` says whether n8n shows it as an
+ * `message` says what happened (one short line, at most 80 characters: n8n's title), `detail` what
+ * exactly (the values, counts and entries), `hint` one way to get unstuck; n8n's description is
+ * `detail` then `hint` (descriptionOf). `itemFields()` is what a Continue On Fail error item
+ * carries besides `error` and `description`, and `isApiError` says whether n8n shows it as an
  * API error (the gateway's result code, an HTTP status, no answer at all: NodeApiError) or as
  * the node's own finding (a parameter, a key, an answer that failed a check:
  * NodeOperationError). The n8n layer maps them in one function (shared/errorMapping.ts).
@@ -9,6 +11,7 @@
  * No error ever carries key material or an access token: every text of an error from a request is
  * redacted (redaction.ts) before it leaves the session.
  */
+import { labelOf } from './api/fields';
 import { explainResult, type ApiResult, type ResultExplanation } from './api/resultCodes';
 import { RETRY_POLICY } from './flow/retry';
 
@@ -18,11 +21,16 @@ export abstract class PartnerError extends Error {
 	/** Shown as n8n's NodeApiError: the gateway's own answer or its absence, not the node's finding. */
 	readonly isApiError: boolean = false;
 	readonly httpCode?: number;
+	/** What the failed question was about, and whose account (`own` or the customer's ID): aboutAccount. */
+	about?: string;
+	whoseAccount?: string;
 
 	constructor(
 		message: string,
-		/** What to do about it. */
+		/** One way to get unstuck. */
 		public hint: string,
+		/** What exactly: the values, counts and entries the short message leaves out. */
+		public detail?: string,
 	) {
 		super(message);
 		this.name = new.target.name;
@@ -40,9 +48,10 @@ export class ValidationError extends PartnerError {
 		readonly field: string,
 		readonly rule: string,
 		message: string,
-		hint = 'Correct the parameter and run the node again. Nothing was sent.',
+		hint = `Correct ${labelOf(field)}, then run again. Nothing was sent.`,
+		detail?: string,
 	) {
-		super(message, hint);
+		super(message, hint, detail);
 	}
 
 	itemFields(): ErrorFields {
@@ -51,6 +60,10 @@ export class ValidationError extends PartnerError {
 }
 
 export type KeyField = 'privateKey' | 'servicePublicKey';
+
+/** An F or U answer that came without a signature: said in its detail. */
+const UNSIGNED_FAILURE =
+	'The gateway did not sign this failure answer; it carries no data, so it is reported as it came.';
 
 const KEY_FIELD_LABEL: Record<KeyField, string> = {
 	privateKey: 'Private Key',
@@ -62,8 +75,9 @@ export class KeyFormatError extends PartnerError {
 		readonly field: KeyField,
 		problem: string,
 		hint: string,
+		detail?: string,
 	) {
-		super(`The ${KEY_FIELD_LABEL[field]} in the credential ${problem}`, hint);
+		super(`The credential's ${KEY_FIELD_LABEL[field]} ${problem}`, hint, detail);
 	}
 }
 
@@ -86,8 +100,9 @@ export class ResponseVerificationError extends PartnerError {
 		readonly reason: VerificationFailure,
 		message: string,
 		hint: string,
+		detail?: string,
 	) {
-		super(message, hint);
+		super(message, hint, detail);
 	}
 }
 
@@ -96,19 +111,20 @@ export class ApiResultError extends PartnerError {
 	readonly isApiError = true;
 	readonly explanation: ResultExplanation;
 
-	/** `unsigned`: an F or U answer that came without a signature (it carries no data to trust). */
+	/**
+	 * The code and its meaning once, in the message; what to do in the hint. The gateway's own
+	 * resultMessage is the error item's `resultMessage`, not repeated in a text.
+	 * `unsigned`: an F or U answer that came without a signature (it carries no data to trust).
+	 */
 	constructor(
 		readonly result: ApiResult,
 		readonly unsigned = false,
 	) {
 		const explanation = explainResult(result);
-		if (unsigned) {
-			explanation.description +=
-				' (The gateway did not sign this failure answer; it carries no data, so it is reported as it came.)';
-		}
 		super(
-			`The API answered ${explanation.code}${explanation.message ? `: ${explanation.message}` : ''}`,
-			explanation.description,
+			explanation.title,
+			explanation.action,
+			unsigned ? `${UNSIGNED_FAILURE}${explanation.detail ? ` ${explanation.detail}` : ''}` : explanation.detail,
 		);
 		this.explanation = explanation;
 	}
@@ -130,17 +146,26 @@ export class ApiResultError extends PartnerError {
 export class TransientError extends PartnerError {
 	readonly isApiError = true;
 
+	/**
+	 * `cause`: the network code (ETIMEDOUT) or, with an HTTP status, the start of the answer's body
+	 * (redacted by the caller): said in `detail`.
+	 */
 	constructor(
 		message: string,
-		public detail: string,
+		cause: string,
 		readonly httpCode?: number,
 	) {
 		super(
 			message,
 			httpCode === 429
+				? 'Run the node again later, with fewer items at a time.'
+				: httpCode
+					? 'Run the node again later; if it persists, contact support.'
+					: 'Check the Gateway in the credential and that this n8n host can reach it, then run again.',
+			httpCode === 429
 				? // A rate limit is retried for a time, not a count (retry.ts).
-					'The gateway kept refusing the request for traffic while the node called again, with growing pauses, for as long as the Timeout option allows, each call freshly signed. Run the node again later, give it fewer items at a time, or raise its Timeout.'
-				: `The request was tried ${RETRY_POLICY.retries + 1} times (${RETRY_POLICY.retries} retries with growing pauses), each freshly signed${httpCode ? '' : ` (network code ${detail})`}. Check the gateway address and your network or proxy, then run the node again.`,
+					'The gateway kept refusing the request for traffic while the node called again with growing pauses, each call freshly signed, for as long as the Timeout option allows.'
+				: `Tried ${RETRY_POLICY.retries + 1} times, with growing pauses, each freshly signed; ${httpCode ? `the body began: ${cause}` : `network code ${cause}`}`,
 		);
 	}
 }
@@ -156,39 +181,44 @@ export class RequestError extends PartnerError {
 		message: string,
 		hint: string,
 		readonly httpCode?: number,
+		detail?: string,
 	) {
-		super(message, hint);
+		super(message, hint, detail);
 	}
 }
 
-/** An answer that verifies but is not about the request that was sent. */
+/** An answer that verifies but is not about the request that was sent: nothing from it is used. */
 export class ForeignAnswerError extends RequestError {
-	constructor(message: string) {
-		super(
-			message,
-			'The gateway answered another question than the one sent (it ignored a filter, or the answer belongs to another request), so nothing from it was used. Run the node again; if it persists, contact support quoting this message.',
-		);
+	constructor(message: string, detail?: string) {
+		super(message, 'Run the node again; if it persists, contact support quoting this message.', undefined, detail);
 	}
 }
 
-/** The listing did not add up, or kept changing between reads: nothing is returned rather than a wrong list. */
+/**
+ * The listing did not add up, or kept changing between reads: nothing is returned rather than a
+ * wrong list. `finding` (what did not add up) is the error's detail.
+ */
 export class ListingChangedError extends PartnerError {
 	constructor(
-		readonly detail: string,
+		readonly finding: string,
 		readonly expected: number,
 		readonly actual: number,
-		hint = 'The list was read a second time and still did not add up, so nothing was returned rather than an incomplete or duplicated list. Run the node again once the beneficiaries stop changing.',
+		note = 'It was read again and still did not add up; nothing was returned rather than an incomplete or duplicated list.',
 	) {
-		super(`The beneficiary list changed while it was being read: ${detail}`, hint);
+		super(
+			'The beneficiary list changed while it was being read',
+			'Run the node again once the beneficiaries stop changing.',
+			`${sentence(finding.charAt(0).toUpperCase() + finding.slice(1))} ${note}`,
+		);
 	}
 
 	/** The same finding, once a confirmed listing has been read `reads` times without two reads agreeing. */
 	afterReads(reads: number): ListingChangedError {
 		return new ListingChangedError(
-			`${this.detail}; it was read ${reads} times and no two reads in a row agreed`,
+			this.finding,
 			this.expected,
 			this.actual,
-			'Nothing was returned rather than a list that mixes two moments (a beneficiary already gone, one that stayed missing). Run the node again once the beneficiaries stop changing.',
+			`It was read ${reads} times and no two reads in a row agreed; nothing was returned rather than a list that mixes two moments.`,
 		);
 	}
 }
@@ -205,11 +235,12 @@ export class PollBudgetError extends PartnerError {
 	) {
 		const size =
 			totalCount === undefined
-				? 'The beneficiary list'
-				: `The beneficiary list of ${totalCount} beneficiaries (${totalPages} pages${(totalPages ?? 0) > 1 ? ', each read at least twice to confirm the list is whole' : ''})`;
+				? ''
+				: `It holds ${totalCount} beneficiaries in ${totalPages} pages${(totalPages ?? 0) > 1 ? ', each read at least twice to confirm the list is whole' : ''}. `;
 		super(
-			`${size} could not be read within n8n's poll budget of ${budgetMs / 1000} s, so this poll emitted nothing and the saved state did not change`,
-			"Narrow the list the trigger watches with its filters (currency, status, asset type), or give n8n's polls more time (N8N_SCHEDULER_POLL_TIMEOUT, which n8n caps by the scheduler's lease). A list this large can also be read by the action node on a Schedule Trigger, which has no poll budget.",
+			`The beneficiary list could not be read within n8n's ${budgetMs / 1000} s poll budget`,
+			"Narrow the list with the trigger's Filters, such as Currencies or Asset Type.",
+			`${size}This poll emitted nothing and the saved state did not change.`,
 		);
 	}
 }
@@ -222,11 +253,40 @@ export class PollBudgetError extends PartnerError {
 export class UnsavedWorkflowError extends PartnerError {
 	constructor(workflowId: string, longest: number) {
 		super(
-			`This n8n saves no trigger state for a workflow whose ID is longer than ${longest} characters, and this workflow's ID "${workflowId}" has ${workflowId.length}: the trigger would forget what it has seen at every restart of n8n (changes made meanwhile never reported, or reported twice), so the workflow was not activated`,
-			`Import the workflow again with an "id" of at most ${longest} characters (or with no "id": n8n then makes one), and activate that copy. Workflows made in the editor always have an ID n8n saves.`,
+			`Not activated: this n8n saves no trigger state for a ${workflowId.length}-character workflow ID`,
+			`Import the workflow again with an "id" of at most ${longest} characters, or with none.`,
 		);
 	}
 }
+
+/**
+ * The error of a question about an account: its message starts with what was asked (`subject`:
+ * "ACC_0002 USER_ID U-1001 USD", "CUST_0001 beneficiaries") and an action node's error item names
+ * `whose` account, so that no failure reads like another account's. Said once; n8n's own errors
+ * pass as they are.
+ */
+export function aboutAccount(error: unknown, subject: string, whose?: string): unknown {
+	if (error instanceof PartnerError && !error.about) {
+		error.about = subject;
+		error.whoseAccount = whose;
+		error.message = `${subject}: ${error.message}`;
+	}
+	return error;
+}
+
+/** A text as a sentence: with its closing full stop (none after a link, which would take it in). */
+export const sentence = (text: string): string => (/[.!?…]$|https?:\/\/\S+$/.test(text) ? text : `${text}.`);
+
+/** n8n's description of an error (and an error item's `description`): `detail`, then `hint`. */
+export function descriptionOf(error: PartnerError): string {
+	return [error.detail, error.hint]
+		.filter((text): text is string => Boolean(text))
+		.map(sentence)
+		.join(' ');
+}
+
+/** How a message names a listing: whose beneficiaries ("own beneficiaries", "CUST_0001 beneficiaries"). */
+export const beneficiariesSubject = (whose: string) => `${whose} beneficiaries`;
 
 /** Rate limited: REQUEST_TRAFFIC_EXCEED_LIMIT or HTTP 429. */
 export function isRateLimited(error: unknown): boolean {
@@ -251,8 +311,9 @@ export class WatchedSetError extends PartnerError {
 		readonly watched: number,
 		message: string,
 		hint: string,
+		detail?: string,
 	) {
-		super(message, hint);
+		super(message, hint, detail);
 	}
 
 	itemFields(): ErrorFields {

@@ -6,21 +6,22 @@
  * shows an account as messages do (maskAccount) and reads free text as they do (maskAccountNumbers).
  */
 import { BANK_DETAIL_FIELDS, BENEFICIARY_ROUTING_FIELDS } from './api/identity';
+import { WHOSE_ACCOUNT_FIELD } from './api/whoseAccount';
 import { ACCOUNT_MASK, escapeRegExp, maskAccount, maskAccountNumbers, normaliseWidth } from './redaction';
 
 /**
  * Mask Bank Details: what each kind of field keeps, one row per kind, the one table the masking
  * reads (docs/reference.md, "Mask Bank Details: the rules", has it with examples and limits). A
  * field is of the kind of the row that names it, at any depth; what is inside a bank field is bank,
- * what is inside a routing field is of that routing kind (the whole `_listedFor`, a change's
+ * what is inside a routing field is of that routing kind (the whole `whoseAccount`, a change's
  * `before` and `after` of `referenceBeneficiaryId`), anything else is free text, keys included.
  */
 const MASKING_RULES = [
 	// (a) The bank details themselves: all but their last four characters.
 	{ kind: 'bank', fields: BANK_DETAIL_FIELDS, masks: ['allButLastFour'] },
-	// (c) What the node itself writes for a workflow to route on (`_listedFor` is OWNER_FIELD of
-	// endpoints/beneficiaries.ts): masked only where it holds a bank value of the item.
-	{ kind: 'ownRouting', fields: ['_listedFor', 'event', 'subject'], masks: ['itemValues'] },
+	// (c) What the node itself writes for a workflow to route on (api/whoseAccount.ts): masked only
+	// where it holds a bank value of the item.
+	{ kind: 'ownRouting', fields: [WHOSE_ACCOUNT_FIELD, 'event', 'subject'], masks: ['itemValues'] },
 	// (c) The gateway's codes and IDs: also a number that ends in a tail the trigger kept (a Removed
 	// payee whose reference ID was its account number); "REF-20250001" has letters and stays.
 	{

@@ -12,7 +12,7 @@
  * are defined here once, and read by Mask Bank Details (masking.ts) and by pasted subject lines
  * (subjectLines.ts), so that a message, an item and a quoted parameter mask an account alike.
  */
-import { ApiResultError, PartnerError, TransientError } from './errors';
+import { ApiResultError, PartnerError } from './errors';
 
 /** What a masked account shows before its last four characters. */
 export const ACCOUNT_MASK = '****';
@@ -36,11 +36,8 @@ export function redactError(error: unknown, secrets: readonly string[], masked: 
 	const redact = (text: string): string => redactText(text, secrets, masked);
 	error.message = redact(error.message);
 	error.hint = redact(error.hint);
-	if (error instanceof ApiResultError) {
-		error.explanation.message = redact(error.explanation.message);
-		error.explanation.description = redact(error.explanation.description);
-	}
-	if (error instanceof TransientError) error.detail = redact(error.detail);
+	if (error.detail !== undefined) error.detail = redact(error.detail);
+	if (error instanceof ApiResultError) error.explanation.message = redact(error.explanation.message);
 	return error;
 }
 

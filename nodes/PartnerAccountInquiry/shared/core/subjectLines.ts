@@ -1,13 +1,16 @@
 /**
  * Pasted set lines (framework-free): the one reading of the text a user pastes for a trigger's set
- * (quotas `[connected account ID, ]USER_ID, U-1001, USD[, trade type][, threshold]`, or customers), one entry a
- * line. The trigger checks its entries by it (trigger/enteredSet.ts), and an error that quotes the
+ * (quotas `own, USER_ID, U-1001, USD[, trade type][, threshold]`, whose account first; or customer
+ * IDs), one entry a line. The trigger checks its entries by it (trigger/enteredSet.ts), and an error that quotes the
  * parameters masks the same text by it (maskSubjectsText), so that what is masked as an account is
  * exactly what the trigger reads as one: a second reading could disagree on a line (a leading tab,
  * a comment) and leave an account typed there whole in an error.
  */
 import { isMaskedQuotaId, QUOTA_METHOD_CHOICES } from './api/fields';
 import { maskAccount, maskAccountNumbers } from './redaction';
+
+/** The trigger's parameter (in its Options) that holds quota lines: an error's copy of the node's parameters masks it (maskSubjectsText). */
+export const QUOTA_LINES_PARAMETER = 'quotasText';
 
 /** One entry of pasted text: its line (from 1), its fields trimmed, and where each stands in the text. */
 export interface PastedEntry {
@@ -58,7 +61,7 @@ function entryOfLine(line: string, lineStart: number): Omit<PastedEntry, 'line'>
 }
 
 /**
- * Pasted quota subjects (Watch Many's text) as an error may show them: the ID of a receiving or
+ * Pasted quota lines (the trigger's Quotas as Text) as an error may show them: the ID of a receiving or
  * virtual account by its last four, and any other account-like run masked (a column typed in the
  * wrong place, a comment). Everything else stays as typed, spaces and line breaks included.
  */
@@ -74,19 +77,15 @@ export function maskSubjectsText(text: string): string {
 	return maskAccountNumbers(out);
 }
 
-const isMethod = (field = '') => QUOTA_METHOD_CHOICES.some((choice) => choice.value === field.toUpperCase());
+export const isMethod = (field = '') => QUOTA_METHOD_CHOICES.some((choice) => choice.value === field.toUpperCase());
 
 /**
- * Where a quota line's subject (its method) starts: 1 when the line opens with the connected
- * account it is for (a first field that is no method, then a method), else 0. A method is one of
- * four words, so an account ID of any shape, digits too, is never read as a subject's field.
+ * Where a quota line's ID stands when it is shown by its last four (a receiving or virtual
+ * account's): after the method, which is the second field (whose account first), or the first in a
+ * line typed without it, which is refused but still quoted masked.
  */
-export function subjectStart(fields: readonly string[]): 0 | 1 {
-	return fields.length > 1 && !isMethod(fields[0]) && isMethod(fields[1]) ? 1 : 0;
-}
-
-/** Where a quota line's ID stands when it is shown by its last four (a receiving or virtual account's). */
 export function maskedIdIndex(fields: readonly string[]): number | undefined {
-	const at = subjectStart(fields);
-	return fields[at + 1] && isMaskedQuotaId(fields[at].toUpperCase()) ? at + 1 : undefined;
+	const method = isMethod(fields[1]) ? 1 : isMethod(fields[0]) ? 0 : undefined;
+	if (method === undefined || !fields[method + 1]) return undefined;
+	return isMaskedQuotaId(fields[method].toUpperCase()) ? method + 1 : undefined;
 }

@@ -6,7 +6,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkBeneficiaries } from '../core/api/answers';
-import { BENEFICIARY_FILTERS, maskedValues, NUMBER_OPTIONS, SECRET_FIELDS } from '../core/api/fields';
+import { BENEFICIARY_FILTERS, CUSTOMER_ID, maskedValues, NUMBER_OPTIONS, SECRET_FIELDS } from '../core/api/fields';
+import { customerOf, refuseOwnWithToken, WHOSE_ACCOUNT_FIELD } from '../core/api/whoseAccount';
 import { listingEntryKey } from '../core/api/identity';
 import { PATHS } from '../core/api/gateway';
 import {
@@ -34,6 +35,8 @@ export interface ListingQuestion {
 	timeout: number;
 	/** Undefined reads every page. */
 	limit?: number;
+	/** Whose list: `own` or the customer's ID (api/whoseAccount.ts). */
+	whose: string;
 	/** Attach each page's proof to its items. */
 	withProof: boolean;
 	/** A first read that is what the caller already had needs no confirming read (paging.ts). */
@@ -47,11 +50,7 @@ export interface ListingSize {
 }
 
 /** Builds page 1's request from the item's parameters and checks every rule of docs/api.md (List beneficiaries). */
-export function buildListRequest(
-	filters: IDataObject,
-	customerId: unknown,
-	options: IDataObject,
-): BeneficiaryListRequest {
+export function buildListRequest(filters: IDataObject, whose: string, accessToken?: string): BeneficiaryListRequest {
 	const request: BeneficiaryListRequest = {
 		// The API's largest page: the fewest requests (the width and the pace are the scheduler's).
 		pageSize: NUMBER_OPTIONS.pageSize.max,
@@ -62,8 +61,9 @@ export function buildListRequest(
 			throw new ValidationError(
 				key,
 				'known filter',
-				`Unknown filter "${key}"`,
-				`Use one of: ${FILTER_KEYS.join(', ')}.`,
+				`"${key}" is not a filter of Get Many Beneficiaries`,
+				'Remove it from the Filters. Nothing was sent.',
+				`The filters are ${BENEFICIARY_FILTERS.map((rule) => rule.label).join(', ')}.`,
 			);
 		}
 	}
@@ -77,22 +77,28 @@ export function buildListRequest(
 			request[rule.name] = optionalString(value);
 		}
 	}
-	request.accessToken = optionalString(options.accessToken);
-	request.customerId = optionalString(customerId);
+	refuseOwnWithToken(CUSTOMER_ID, whose, accessToken);
+	request.accessToken = accessToken;
+	request.customerId = customerOf(whose);
 	const compact = compactBody(request) as BeneficiaryListRequest;
 	validateBeneficiaryListRequest(compact);
 	return compact;
 }
 
-/** One listing's question from its parameters (customer, filters, options), checked before anything is sent. */
+/**
+ * One listing's question from its parameters (whose account, filters, options) and the
+ * credential's access token, checked before anything is sent.
+ */
 export function listingQuestion(
-	customerId: unknown,
+	whose: string,
 	filters: IDataObject,
 	options: IDataObject,
+	accessToken?: string,
 	limit?: number,
 ): ListingQuestion {
 	return {
-		request: buildListRequest(filters, customerId, options),
+		request: buildListRequest(filters, whose, accessToken),
+		whose,
 		timeout: readWholeNumber('timeout', options.timeout, 'Timeout'),
 		limit,
 		withProof: readBoolean(includeProofOption, options),
@@ -100,39 +106,27 @@ export function listingQuestion(
 }
 
 /**
- * The output field that says whose list an item came from, so that a merge or an export
- * downstream can check it. The API names its fields in camelCase; this one
- * begins with "_", so it cannot take the place of one of them.
+ * Each item as the API returned it, `whoseAccount` first (whose list it came from). An item that
+ * already carries a field the node writes itself (`whoseAccount`; for the trigger also `event`,
+ * `changes`, `possibleBankChange`: `ownFields`) is refused, never overwritten nor passed on:
+ * downstream it would read as the node's word, on whose list it came from or on what happened.
  */
-export const OWNER_FIELD = '_listedFor';
-
-/**
- * Whose list a question reads: `{ customerId }` as sent, or `{ ownAccount: true }` when no customer
- * and no access token were sent; `viaAccessToken: true` when an OAuth token was sent (never the token).
- */
-export function listedFor(request: BeneficiaryListRequest): IDataObject {
-	const owner: IDataObject = {};
-	if (request.customerId !== undefined) owner.customerId = request.customerId;
-	if (request.accessToken !== undefined) owner.viaAccessToken = true;
-	if (Object.keys(owner).length === 0) owner.ownAccount = true;
-	return owner;
-}
-
-/**
- * Each item as the API returned it, with OWNER_FIELD added. An item that already carries that
- * name is refused, never overwritten nor passed on: downstream
- * it would read as this node's word on whose list it came from.
- */
-export function withOwner(items: readonly IDataObject[], request: BeneficiaryListRequest): IDataObject[] {
-	const owner = listedFor(request);
+export function withWhose(
+	items: readonly IDataObject[],
+	whose: string,
+	ownFields: readonly string[] = [WHOSE_ACCOUNT_FIELD],
+): IDataObject[] {
 	return items.map((item, index) => {
-		if (Object.hasOwn(item, OWNER_FIELD)) {
+		const taken = ownFields.find((field) => Object.hasOwn(item, field));
+		if (taken !== undefined) {
 			throw new RequestError(
-				`Beneficiary ${index + 1} of the answer carries a field named ${OWNER_FIELD}, the name this node gives the field that says whose list an item came from`,
-				`Nothing was returned rather than an item whose ${OWNER_FIELD} is not this node's. Contact support quoting this message.`,
+				`Beneficiary ${index + 1} of the answer has a field named ${taken}`,
+				'Contact support quoting this message.',
+				undefined,
+				`The node writes \`${taken}\` itself; nothing was returned rather than an item whose \`${taken}\` is not the node's.`,
 			);
 		}
-		return { ...item, [OWNER_FIELD]: { ...owner } };
+		return { [WHOSE_ACCOUNT_FIELD]: whose, ...item };
 	});
 }
 
@@ -190,13 +184,13 @@ export async function listBeneficiaries(
 function toPage(data: IDataObject, pageNumber: number, sent: BeneficiaryListRequest): Page<IDataObject> {
 	const { beneficiaries } = data;
 	if (beneficiaries !== undefined && !Array.isArray(beneficiaries)) {
-		throw listingShape(`beneficiaries is not a list on page ${pageNumber}`);
+		throw listingShape(`On page ${pageNumber}, \`beneficiaries\` is not a list.`);
 	}
 	const count = (name: string): number => {
 		const value = data[name];
 		const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 		if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-			throw listingShape(`${name} is ${JSON.stringify(value)} on page ${pageNumber}, not a whole number`);
+			throw listingShape(`On page ${pageNumber}, \`${name}\` is ${JSON.stringify(value)}, not a whole number.`);
 		}
 		return n;
 	};
@@ -205,7 +199,7 @@ function toPage(data: IDataObject, pageNumber: number, sent: BeneficiaryListRequ
 	const totalPageNumber = count('totalPageNumber');
 	if (items.length > 0 && (totalCount === 0 || totalPageNumber === 0)) {
 		throw listingShape(
-			`page ${pageNumber} carries ${items.length} beneficiaries but reports totalCount ${totalCount} and totalPageNumber ${totalPageNumber}, an impossible page`,
+			`Page ${pageNumber} carries ${items.length} beneficiaries but reports \`totalCount\` ${totalCount} and \`totalPageNumber\` ${totalPageNumber}, an impossible page.`,
 		);
 	}
 	checkBeneficiaries(items, sent, pageNumber);
@@ -219,7 +213,9 @@ function toPage(data: IDataObject, pageNumber: number, sent: BeneficiaryListRequ
 
 function listingShape(detail: string): RequestError {
 	return new RequestError(
-		`The beneficiary list response is not of the documented shape: ${detail}`,
-		'The gateway sent an unexpected response; contact support quoting this message.',
+		'The beneficiary list answer is not of the documented shape',
+		'Contact support quoting this message.',
+		undefined,
+		`${detail} Nothing from the answer was used.`,
 	);
 }

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { resolveBaseUrl } from '../core/api/gateway';
-import { CLIENT_ID, KEY_VERSION } from '../core/api/fields';
+import { ACCESS_TOKEN, CLIENT_ID, KEY_VERSION } from '../core/api/fields';
 import { checkHeaderValue } from '../core/api/headerValues';
 import { readWholeNumber } from '../core/api/validation';
 import { ValidationError } from '../core/errors';
@@ -15,6 +15,8 @@ export interface PartnerCredentials {
 	privateKey: string;
 	servicePublicKey: string;
 	responseTimeToleranceSeconds: number;
+	/** A customer's OAuth access token, sent with every request of this credential; undefined when none. */
+	accessToken?: string;
 }
 
 const FIELD_LABELS = { baseUrl: 'Base URL', clientId: 'Client ID', keyVersion: 'Key Version' } as const;
@@ -28,8 +30,9 @@ function refuseKeyMaterial(field: keyof typeof FIELD_LABELS, value: string): voi
 	throw new ValidationError(
 		field,
 		'no key material',
-		`The ${FIELD_LABELS[field]} in the credential holds what looks like a key (its text is not shown)`,
-		'Paste your private key only into Private Key and the service public key only into Service Public Key, then enter the real value here.',
+		`The credential's ${FIELD_LABELS[field]} holds what looks like a key`,
+		`Enter the real ${FIELD_LABELS[field]} there; keys go only into Private Key and Service Public Key.`,
+		'Its text is not shown.',
 	);
 }
 
@@ -43,6 +46,9 @@ export function readCredentials(data: ICredentialDataDecryptedObject): PartnerCr
 	refuseKeyMaterial('keyVersion', keyVersion);
 	if (clientId) checkHeaderValue(CLIENT_ID, clientId);
 	checkHeaderValue(KEY_VERSION, keyVersion);
+	// Sent as the quota call's Access-Token header: a header's rules (and its length) hold for both calls.
+	const accessToken = String(data.accessToken ?? '').trim() || undefined;
+	if (accessToken) checkHeaderValue(ACCESS_TOKEN, accessToken);
 	return {
 		baseUrl: resolveBaseUrl(String(data.environment ?? 'sg'), baseUrl),
 		clientId,
@@ -53,7 +59,8 @@ export function readCredentials(data: ICredentialDataDecryptedObject): PartnerCr
 			'responseTimeToleranceSeconds',
 			// A credential saved before the field existed has none (or, from some editors, an empty one).
 			data.responseTimeToleranceSeconds === '' ? undefined : data.responseTimeToleranceSeconds,
-			'Response Time Tolerance (Seconds)',
+			'Response Time Tolerance',
 		),
+		...(accessToken ? { accessToken } : {}),
 	};
 }

@@ -17,7 +17,7 @@ import { isRateLimited, isTransient } from '../core/errors';
 import { redactError, redactText } from '../core/redaction';
 import { RequestScheduler } from '../core/flow/scheduler';
 import { privateKeyFrom, publicKeyFrom } from '../core/signing/keys';
-import { ReplayGuard } from '../core/signing/replayGuard';
+import { PROCESS_REPLAY_GUARD } from '../core/signing/replayGuard';
 import { signingUri } from '../core/signing/stringToSign';
 import { parseTimestamp } from '../core/signing/timestamps';
 import { CREDENTIAL_TYPE, readCredentials, type PartnerCredentials } from './credentialSettings';
@@ -70,8 +70,8 @@ export interface VerifiedAnswer {
 	proof?: AnswerProof;
 }
 
-/** Answers already accepted, by responseId: one memory for the whole n8n process, every credential's tolerance (replayGuard.ts). */
-const REPLAYS = new ReplayGuard();
+/** Answers already accepted, by responseId: one memory for the whole n8n process and the credential's Test, every credential's tolerance (replayGuard.ts). */
+const REPLAYS = PROCESS_REPLAY_GUARD;
 
 export class ApiSession {
 	private constructor(

@@ -45,6 +45,30 @@ export async function exchange(fn: RequestContext, request: Exchange): Promise<R
 		// A redirect would carry the signed body, access token and headers to another host.
 		disableFollowRedirect: true,
 	}) as Promise<IN8nHttpFullResponse>;
+	return await readAnswer(sent, stop, deadline, timeout);
+}
+
+/** What n8n's helpers resolve with a full response: `httpRequest`'s, and the legacy `request`'s (resolveWithFullResponse). */
+export interface HelperResponse {
+	statusCode: number;
+	headers?: unknown;
+	/** A stream (`encoding: 'stream'`, the legacy helper's `useStream`), or the body whole. */
+	body: unknown;
+}
+
+/**
+ * The answer a helper's request gives, read before `stop` fires: the status, the headers and at
+ * most the cap of its kind of the body (signed 8 MiB, unsigned 64 KiB). At the cap, the deadline or
+ * the stop the body's stream is destroyed, which closes the connection: nothing more is read. An
+ * answer whose headers come after `stop` has its stream destroyed as it arrives. A run's exchange
+ * and the credential's Test (credentialTest.ts) both read their answers here.
+ */
+export async function readAnswer(
+	sent: Promise<HelperResponse>,
+	stop: AbortSignal,
+	deadline: AbortSignal,
+	timeout: number,
+): Promise<RawAnswer> {
 	const response = await untilStopped(sent, stop, deadline, timeout);
 	const answerHeaders = (response.headers ?? {}) as Record<string, unknown>;
 	const { bytes, truncated } = await readBody(
@@ -76,11 +100,11 @@ export function stoppedError(deadline: AbortSignal, timeout: number): Error {
 
 /** The helper's answer, unless `stop` fires first; an answer that comes later has its body closed. */
 async function untilStopped(
-	sent: Promise<IN8nHttpFullResponse>,
+	sent: Promise<HelperResponse>,
 	stop: AbortSignal,
 	deadline: AbortSignal,
 	timeout: number,
-): Promise<IN8nHttpFullResponse> {
+): Promise<HelperResponse> {
 	return await new Promise((resolve, reject) => {
 		let settled = false;
 		const onStop = () => {
@@ -178,8 +202,8 @@ export function rawBody(body: unknown): Buffer {
 	if (typeof body === 'string') return Buffer.from(body, 'utf8');
 	if (body === undefined || body === null) return Buffer.alloc(0);
 	throw new RequestError(
-		'The response body arrived already parsed, so its signature cannot be checked',
-		'Report this as a bug of the node.',
+		'The answer arrived already parsed, so its signature cannot be checked',
+		'Report this as a bug: https://github.com/partner-account-inquiry/n8n-nodes-partner-account-inquiry/issues',
 	);
 }
 
@@ -217,14 +241,16 @@ export function networkError(error: unknown): Error {
 	if (!code) {
 		if (/SSRF|restricted IP/i.test(message)) {
 			return new RequestError(
-				`The request could not be sent: n8n's SSRF protection blocked it (${message})`,
-				"n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refuses addresses in private and loopback ranges. If the gateway or your proxy is meant to be there, add its address range to N8N_SSRF_ALLOWED_IP_RANGES and restart n8n.",
+				"The request could not be sent: n8n's SSRF protection blocked it",
+				"Ask your n8n administrator to allow the gateway's address range in n8n's SSRF protection settings.",
+				undefined,
+				`It refuses private and loopback addresses unless they are allowed (n8n said: ${message})`,
 			);
 		}
 		// Not a network failure (a header value n8n refused, ...): retrying would not help.
 		return new RequestError(
 			`The request could not be sent: ${message}`,
-			"Check the Base URL, the Connected Account ID (it is sent as a header), and n8n's network settings.",
+			'Check the Base URL and the Connected Account ID (it is sent as a header), then run again.',
 		);
 	}
 	// No raw code such as ECONNRESET in the message: NodeApiError would swap the whole message for its generic text.

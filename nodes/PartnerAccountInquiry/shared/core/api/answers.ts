@@ -6,7 +6,7 @@
  */
 import { ForeignAnswerError, RequestError } from '../errors';
 import { maskAccount } from '../redaction';
-import { BENEFICIARY_FILTERS, isMaskedQuotaId, METHOD_WITH_TRADE_TYPE } from './fields';
+import { BENEFICIARY_FILTERS, isMaskedQuotaId, labelOf, METHOD_WITH_TRADE_TYPE } from './fields';
 import { shown, type QuotaRequest } from './validation';
 
 function typeName(value: unknown): string {
@@ -31,8 +31,10 @@ export function checkBeneficiaries(
 	items.forEach((item, index) => {
 		if (!item || typeof item !== 'object' || Array.isArray(item)) {
 			throw new RequestError(
-				`The beneficiary list response is not of the documented shape: beneficiary ${index + 1} on page ${pageNumber} is ${typeName(item)}, not an object`,
-				'The gateway sent an unexpected response, so nothing from it was used; contact support quoting this message.',
+				'The beneficiary list answer is not of the documented shape',
+				'Contact support quoting this message.',
+				undefined,
+				`Beneficiary ${index + 1} on page ${pageNumber} is ${typeName(item)}, not an object; nothing from the answer was used.`,
 			);
 		}
 		const beneficiary = item as Record<string, unknown>;
@@ -44,7 +46,8 @@ export function checkBeneficiaries(
 			const matches = Array.isArray(wanted) ? wanted.includes(got) : got === wanted;
 			if (!matches) {
 				throw new ForeignAnswerError(
-					`The gateway ignored the ${rule.label} filter: beneficiary ${index + 1} on page ${pageNumber} has ${field} ${shown(rule.name, got)}, but only ${shown(rule.name, wanted)} was asked for`,
+					`The gateway ignored the ${rule.label} filter`,
+					`Beneficiary ${index + 1} on page ${pageNumber} has \`${field}\` ${shown(rule.name, got)}, but only ${shown(rule.name, wanted)} was asked for; nothing from the answer was used.`,
 				);
 			}
 		}
@@ -59,22 +62,31 @@ export function checkQuotaAnswer(data: Readonly<Record<string, unknown>>, asked:
 	const quota = data.availableQuota as Record<string, unknown> | undefined;
 	if (!quota || typeof quota !== 'object' || Array.isArray(quota) || typeof quota.currency !== 'string') {
 		throw new RequestError(
-			'The quota response has no availableQuota with a currency',
-			'The gateway sent an unexpected response; contact support.',
+			'The quota answer has no available quota with a currency',
+			'Contact support quoting this message.',
+			undefined,
+			'The API makes `availableQuota` and its `currency` required; nothing from the answer was used.',
 		);
 	}
-	const required: Array<[field: string, wanted: string | undefined, got: unknown]> = [
-		['quotaAccumulationMethod', asked.quotaAccumulationMethod, data.quotaAccumulationMethod],
-		['quotaAccumulationId', asked.quotaAccumulationId, data.quotaAccumulationId],
-		['availableQuota.currency', asked.currency, quota.currency],
+	const required: Array<[label: string, field: string, wanted: string | undefined, got: unknown]> = [
+		[
+			labelOf('quotaAccumulationMethod'),
+			'quotaAccumulationMethod',
+			asked.quotaAccumulationMethod,
+			data.quotaAccumulationMethod,
+		],
+		[labelOf('quotaAccumulationId'), 'quotaAccumulationId', asked.quotaAccumulationId, data.quotaAccumulationId],
+		[labelOf('currency'), 'availableQuota.currency', asked.currency, quota.currency],
 	];
 	if (asked.quotaAccumulationMethod === METHOD_WITH_TRADE_TYPE)
-		required.push(['tradeType', asked.tradeType, data.tradeType]);
-	for (const [field, wanted, got] of required) {
+		required.push([labelOf('tradeType'), 'tradeType', asked.tradeType, data.tradeType]);
+	for (const [label, field, wanted, got] of required) {
 		if (got === undefined) {
 			throw new RequestError(
-				`The quota response is not of the documented shape: it has no ${field}, which the API makes required`,
-				'Without it the answer cannot be tied to the question, so it was not used. Contact support quoting this message.',
+				`The quota answer has no ${label}`,
+				'Contact support quoting this message.',
+				undefined,
+				`The API makes \`${field}\` required: without it the answer cannot be tied to the question, so it was not used.`,
 			);
 		}
 		if (got !== wanted) {
@@ -83,7 +95,8 @@ export function checkQuotaAnswer(data: Readonly<Record<string, unknown>>, asked:
 					? JSON.stringify(maskAccount(String(value)))
 					: JSON.stringify(value);
 			throw new ForeignAnswerError(
-				`The quota answer is about ${field} ${show(got)}, not the ${show(wanted)} asked for`,
+				`The quota answer is about another ${label}`,
+				`It is about ${show(got)}, not the ${show(wanted)} asked for; nothing from it was used.`,
 			);
 		}
 	}

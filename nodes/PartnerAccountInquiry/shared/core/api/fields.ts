@@ -39,13 +39,6 @@ export interface FieldRule {
 	 * node's own checks and wherever the gateway echoes the value back (maskedValues below).
 	 */
 	masked?: boolean;
-	/**
-	 * What an empty value does when it changes whose data comes back (the partner's own account
-	 * instead of a customer's). Such a field may be left empty on purpose, but a value an
-	 * expression was meant to give and did not (empty, blank, nothing) is refused: the item would
-	 * be answered for another account than the one it asked about.
-	 */
-	emptyMeans?: string;
 	match: Match;
 	/** The beneficiary field an exact filter constrains. */
 	responseField?: string;
@@ -83,17 +76,24 @@ const LISTING_CURRENCIES = ['AUD', 'CAD', 'CNH', 'CNY', 'EUR', 'GBP', 'HKD', 'JP
 
 const MAX_PAGE_SIZE = 50;
 
-/** Access token: the body field `accessToken` of the listing, the Access-Token header of the quota call. Max 64. */
+/** What says "our own account" wherever an account is asked (any case): whoseAccount.ts reads it. */
+export const OWN_ACCOUNT = 'own';
+
+/**
+ * Access token: a field of the credential (a secret: n8n encrypts credentials, not node
+ * parameters), sent with every request of that credential: the body field `accessToken` of the
+ * listing, the Access-Token header of the quota call. Max 64.
+ */
 export const ACCESS_TOKEN: FieldRule = {
 	name: 'accessToken',
 	label: 'Access Token',
-	description: 'An OAuth access token, when the account is reached through OAuth authorization',
+	description:
+		"Only for a customer's account reached through OAuth authorization: that customer's OAuth access token. Leave empty otherwise.",
 	kind: 'text',
 	maxLength: 64,
 	secret: true,
 	match: 'none',
 	header: 'Access-Token',
-	emptyMeans: 'sends the request without that OAuth authorization, so it is answered for your own account',
 };
 
 // The API gives no length for the IDs below: 128 is a generous cap that no issued ID reaches.
@@ -108,27 +108,25 @@ export const ACCESS_TOKEN: FieldRule = {
 export const CUSTOMER_ID: FieldRule = {
 	name: 'customerId',
 	label: 'Customer ID',
-	description:
-		"The ID the service gave the customer's account whose beneficiaries to get. Leave empty for your own account.",
+	description: "Whose beneficiaries: own for your own account, or the ID the service gave the customer's account",
 	placeholder: 'e.g. CUST_0001',
 	kind: 'text',
 	maxLength: 128,
 	match: 'none',
-	emptyMeans: "lists your own account's beneficiaries, not a customer's",
+	defaultValue: OWN_ACCOUNT,
 };
 
 /** The customer's account whose quota is read, when a partner manages it (the quota's Connected-AccountId). */
 export const CONNECTED_ACCOUNT_ID: FieldRule = {
 	name: 'connectedAccountId',
 	label: 'Connected Account ID',
-	description:
-		"The ID of the customer's account whose quota to get, when you manage it. Leave empty for your own account.",
+	description: "Whose quota: own for your own account, or the ID of the customer's account you manage",
 	placeholder: 'e.g. ACC_0001',
 	kind: 'text',
 	maxLength: 128,
 	match: 'none',
 	header: 'Connected-AccountId',
-	emptyMeans: "reads your own account's quota, not the managed customer's",
+	defaultValue: OWN_ACCOUNT,
 };
 
 /** The credential's client ID (the Client-Id header of every request, and part of what is signed). */
@@ -150,7 +148,7 @@ export const KEY_VERSION: FieldRule = {
 	kind: 'text',
 	maxLength: 32,
 	// It is spliced into "algorithm=RSA256, keyVersion=<v>, signature=...": no ',', '=' or space.
-	pattern: { regex: /^[A-Za-z0-9._-]+$/, text: 'letters, digits, ".", "_" or "-"' },
+	pattern: { regex: /^[A-Za-z0-9._-]+$/, text: 'letters, digits, dots, underscores or hyphens' },
 	match: 'none',
 	header: 'Signature',
 };
@@ -193,7 +191,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 		// The API states both a length limit of 64 and a pattern of at most 34: the pattern is the
 		// rule that decides (at most 34); a value over 64 is reported against the length limit first.
 		maxLength: 64,
-		pattern: { regex: /^[A-Z0-9]{0,34}$/, text: '^[A-Z0-9]{0,34}$ (upper-case letters and digits, at most 34)' },
+		pattern: { regex: /^[A-Z0-9]{0,34}$/, text: 'capital letters and digits only, at most 34 of them' },
 		masked: true,
 		match: 'exact',
 		responseField: 'bankAccountNo',
@@ -207,7 +205,7 @@ export const BENEFICIARY_FILTERS: readonly FieldRule[] = [
 		maxLength: 34,
 		pattern: {
 			regex: /^[A-Z]{2,2}[0-9]{2,2}[a-zA-Z0-9]{1,30}$/,
-			text: '^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$ (country code, check digits, then up to 30 letters or digits; no spaces)',
+			text: 'a country code, two check digits, then up to 30 letters or digits, without spaces',
 		},
 		masked: true,
 		match: 'exact',
@@ -304,7 +302,7 @@ export const METHOD_WITH_TRADE_TYPE = 'BENEFICIARY';
 
 /**
  * The quota subject: the quota call's body, one row per field, in the order a line of pasted
- * subjects gives them (the trigger's Watch Many). The action node's and the trigger's parameters,
+ * subjects gives them after whose account (the trigger's Quotas). The action node's and the trigger's parameters,
  * the request built from them and its checks (validation.ts) all read these rows.
  */
 export const QUOTA_SUBJECT_FIELDS: readonly FieldRule[] = [
@@ -402,3 +400,28 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set(
 );
 
 export const values = (choices: readonly Choice[]): string[] => choices.map((choice) => choice.value);
+
+/** The editor's name of every parameter and credential field an error can be about, by its name. */
+const LABELS: Readonly<Record<string, string>> = {
+	...Object.fromEntries(
+		[...BENEFICIARY_LIST_FIELDS, ...QUOTA_SUBJECT_FIELDS, CONNECTED_ACCOUNT_ID, CLIENT_ID, KEY_VERSION].map((rule) => [
+			rule.name,
+			rule.label,
+		]),
+	),
+	limit: 'Limit',
+	timeout: 'Timeout',
+	responseTimeToleranceSeconds: 'Response Time Tolerance',
+	baseUrl: 'Base URL',
+	environment: 'Gateway',
+	privateKey: 'Private Key',
+	servicePublicKey: 'Service Public Key',
+	events: 'Events',
+	threshold: 'Threshold',
+	customerIds: 'Customer IDs',
+	quotas: 'Quotas',
+	operation: 'Operation',
+};
+
+/** The editor's name of a parameter or credential field (its name when none is known). */
+export const labelOf = (name: string): string => LABELS[name] ?? name;

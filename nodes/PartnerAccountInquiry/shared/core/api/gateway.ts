@@ -37,8 +37,9 @@ export function resolveBaseUrl(environment: string, customBaseUrl?: string): str
 		throw new ValidationError(
 			'baseUrl',
 			'absolute URL',
-			`The Base URL "${text}" in the credential is not an absolute URL`,
+			"The credential's Base URL is not an absolute URL",
 			'Enter the gateway address the vendor gave you, for example https://open-sea.worldfirst.com',
+			`It is "${text}".`,
 		);
 	}
 	const url = new URL(text);
@@ -46,15 +47,16 @@ export function resolveBaseUrl(environment: string, customBaseUrl?: string): str
 		throw new ValidationError(
 			'baseUrl',
 			'https',
-			`The Base URL "${text}" in the credential does not use https`,
-			'Requests carry money data and signatures: use an https:// address. Plain http:// is accepted only for a simulator on this machine (127.0.0.1, localhost or ::1).',
+			"The credential's Base URL does not use https",
+			'Use the https:// address of the gateway: requests carry money data and signatures.',
+			`It is "${text}"; plain http:// is accepted only for a simulator on this machine (127.0.0.1, localhost or ::1).`,
 		);
 	}
 	if (url.search || url.hash || url.username || url.password) {
 		throw new ValidationError(
 			'baseUrl',
 			'no query, fragment or user info',
-			'The Base URL in the credential must not contain a query string, a fragment or user info',
+			"The credential's Base URL has a query string, a fragment or user info",
 			'Enter only scheme, host, optional port and optional path, for example https://gateway.example.com/gw',
 		);
 	}

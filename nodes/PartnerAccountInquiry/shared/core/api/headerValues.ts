@@ -25,8 +25,9 @@ export function checkHeaderValue(rule: FieldRule, value: string): string {
 		throw new ValidationError(
 			field,
 			'no leading or trailing space',
-			`${label} starts or ends with white space, which would not reach the gateway as typed`,
+			`${label} starts or ends with white space`,
 			`Remove the spaces around the ${label}. Nothing was sent.`,
+			'It is sent as an HTTP header, which would not carry them as typed.',
 		);
 	}
 	const characters = Array.from(value);
@@ -38,16 +39,18 @@ export function checkHeaderValue(rule: FieldRule, value: string): string {
 		throw new ValidationError(
 			field,
 			'printable ASCII',
-			`${label} has the character ${shown} at position ${index + 1}; it is sent as an HTTP header, which carries printable ASCII only, and n8n would drop or alter that character`,
+			`${label} has a character an HTTP header cannot carry`,
 			`Use the ${label} exactly as the service issued it (letters, digits and ASCII punctuation). Nothing was sent.`,
+			`It has ${shown} at position ${index + 1}; a header carries printable ASCII only, and n8n would drop or alter that character.`,
 		);
 	}
 	if (rule.pattern && !rule.pattern.regex.test(value)) {
 		throw new ValidationError(
 			field,
 			rule.pattern.text,
-			`${label} ${rule.secret ? '' : `${JSON.stringify(value)} `}may hold only ${rule.pattern.text}`,
+			`${label} has a character it may not hold`,
 			`Enter the ${label} as the service shows it. Nothing was sent.`,
+			`It may hold only ${rule.pattern.text}${rule.secret ? '' : `; it is ${JSON.stringify(value)}`}.`,
 		);
 	}
 	// The length: the row's rule, checked as for a body field.

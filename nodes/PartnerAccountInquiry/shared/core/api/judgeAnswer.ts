@@ -70,15 +70,18 @@ export function judgeAnswer(answer: RawAnswer, context: AnswerContext): JudgedAn
 		if (status < 200 || status >= 300) {
 			throw new RequestError(
 				`The gateway answered HTTP ${status} with no signed API result`,
-				`Check the Gateway or Base URL in the credential. The body began: ${snippet(raw, redact)}`,
+				'Check the Gateway or Base URL in the credential.',
 				status,
+				`The body began: ${snippet(raw, redact)}`,
 			);
 		}
 	}
 	if (truncated) {
 		throw new RequestError(
-			`The gateway's answer is larger than ${MAX_SIGNED_BODY_BYTES / 1024 / 1024} MiB, the most this node reads; it was not read further`,
-			'A genuine answer is far smaller (a page of 50 beneficiaries is under 100 KiB). Check the Base URL and any proxy in between; nothing from this answer was used.',
+			`The gateway's answer is larger than ${MAX_SIGNED_BODY_BYTES / 1024 / 1024} MiB, the most this node reads`,
+			'Check the Base URL and any proxy in between.',
+			undefined,
+			'A genuine answer is far smaller (a page of 50 beneficiaries is under 100 KiB); this one was not read further, and nothing from it was used.',
 		);
 	}
 	// A signed answer is judged by its result code whatever the HTTP status (the API defines none).
@@ -92,14 +95,18 @@ export function judgeAnswer(answer: RawAnswer, context: AnswerContext): JudgedAn
 	const result = data.result as ApiResult | undefined;
 	if (!result || typeof result !== 'object' || typeof result.resultStatus !== 'string') {
 		throw new RequestError(
-			'The response has no result object with a resultStatus',
-			'The gateway answered something other than this API: check the Base URL.',
+			'The answer carries no API result',
+			'Check the Base URL in the credential.',
+			undefined,
+			'It has no `result` object with a `resultStatus`: the gateway answered something other than this API.',
 		);
 	}
 	if (!RESULT_STATUSES.includes(result.resultStatus)) {
 		throw new RequestError(
-			`The response is malformed: its resultStatus is ${JSON.stringify(redact(result.resultStatus).slice(0, 20))}, not S, F or U`,
-			'The answer does not follow the API, so it was not used. Contact support quoting this message.',
+			'The answer has a result status other than S, F or U',
+			'Contact support quoting this message.',
+			undefined,
+			`Its \`resultStatus\` is ${JSON.stringify(redact(result.resultStatus).slice(0, 20))}; nothing from the answer was used.`,
 		);
 	}
 	if (result.resultStatus !== 'S') throw new ApiResultError(result);
@@ -121,7 +128,9 @@ function parseJson(raw: Buffer, redact: (text: string) => string): Record<string
 	if (!parsed.ok) {
 		throw new RequestError(
 			parsed.problem,
-			'The gateway sent a broken or unexpected response; try again, then check the Base URL or contact support.',
+			'Run the node again; if it persists, check the Base URL in the credential.',
+			undefined,
+			parsed.detail,
 		);
 	}
 	return parsed.value as Record<string, unknown>;

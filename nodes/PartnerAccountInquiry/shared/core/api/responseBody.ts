@@ -1,10 +1,10 @@
 /**
  * The raw response body, once verified, as a JSON object: strict UTF-8 (a broken byte is an
  * error, not a silent U+FFFD), valid JSON, an object at the top. A problem is returned, not
- * thrown, with a sentence that says what was wrong; `redact` (core/redaction.ts) is applied to the
- * body before the sentence quotes its start.
+ * thrown, with a short sentence that says what was wrong and, for JSON that does not parse, a
+ * detail that quotes its start; `redact` (core/redaction.ts) is applied to the body before that.
  */
-export type ParsedBody = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
+export type ParsedBody = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string; detail?: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -13,7 +13,7 @@ export function parseResponseBody(raw: Uint8Array, redact: (text: string) => str
 	try {
 		text = decoder.decode(raw);
 	} catch {
-		return { ok: false, problem: 'The response body is not valid UTF-8 text' };
+		return { ok: false, problem: 'The answer is not valid UTF-8 text' };
 	}
 	let value: unknown;
 	try {
@@ -21,11 +21,12 @@ export function parseResponseBody(raw: Uint8Array, redact: (text: string) => str
 	} catch {
 		return {
 			ok: false,
-			problem: `The response body is not valid JSON (${text.length} characters, starting ${JSON.stringify(redact(text).slice(0, 40))})`,
+			problem: 'The answer is not valid JSON',
+			detail: `It has ${text.length} characters, starting ${JSON.stringify(redact(text).slice(0, 40))}.`,
 		};
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
-		return { ok: false, problem: 'The response body is not a JSON object' };
+		return { ok: false, problem: 'The answer is not a JSON object' };
 	}
 	return { ok: true, value: value as Record<string, unknown> };
 }

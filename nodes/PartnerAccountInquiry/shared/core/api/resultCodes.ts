@@ -1,83 +1,97 @@
 /** docs/api.md, Result codes: what each result code means and what to do about it. */
+import { ERRORS_DOC, ISSUES_URL } from '../links';
+
 export type ResultStatus = 'S' | 'F' | 'U';
 
+/**
+ * `meaning`: what the code means, as the error's title says it after the code; `action`: one thing
+ * to do, the error's hint (for status U, the API's retry schedule behind the README's link).
+ */
 export interface ResultCodeInfo {
 	status: ResultStatus;
 	meaning: string;
 	action: string;
 }
 
+/** What to do after U: the schedule (at most 7 repeats, 5 to 320 minutes apart) is in the README. */
+const AFTER_UNKNOWN = `Retry later on the API's schedule, then contact support: ${ERRORS_DOC}`;
+
 export const RESULT_CODES: Record<string, ResultCodeInfo> = {
-	SUCCESS: { status: 'S', meaning: 'Success.', action: 'None.' },
+	SUCCESS: { status: 'S', meaning: 'success', action: 'None.' },
 	PROCESS_FAIL: {
 		status: 'F',
-		meaning: 'General business failure.',
-		action: 'Do not retry; human intervention is needed: contact support.',
+		meaning: 'general business failure',
+		action: 'Do not retry: contact support quoting this message.',
 	},
 	PARAM_ILLEGAL: {
 		status: 'F',
-		meaning: 'Illegal parameter, such as non-numeric input or an invalid date.',
-		action: 'Check the header and body fields (the node parameters and the credential).',
+		meaning: 'illegal parameter',
+		action: "Check the node's parameters and the credential, then run again.",
 	},
 	UNKNOWN_EXCEPTION: {
 		status: 'U',
-		meaning: 'Failure for unknown reasons; the service may be down.',
-		action: 'Retry later; if it persists, contact support.',
+		meaning: 'failure for unknown reasons',
+		action: AFTER_UNKNOWN,
 	},
 	REQUEST_TRAFFIC_EXCEED_LIMIT: {
 		status: 'U',
-		meaning: 'Request traffic exceeds the limit.',
-		action: 'Call again later; contact support if it persists.',
+		meaning: 'traffic exceeds the limit',
+		action: `Call again later on the API's schedule: ${ERRORS_DOC}`,
 	},
 	OAUTH_FAIL: {
 		status: 'F',
-		meaning: 'OAuth authentication failed.',
-		action: 'Check the access token; contact support.',
+		meaning: 'OAuth authentication failed',
+		action: 'Check the Access Token in the credential.',
 	},
 	INVALID_API: {
 		status: 'F',
-		meaning: 'The called API is invalid or not active.',
-		action: 'Check the API called (the gateway or base URL), then ask support to enable it.',
+		meaning: 'the API called is invalid or not active',
+		action: 'Check the Gateway in the credential, then ask support to enable the API.',
 	},
 	INVALID_CLIENT: {
 		status: 'F',
-		meaning: 'The client ID does not exist or is invalid.',
+		meaning: 'the client ID does not exist or is invalid',
 		action: 'Check the Client ID and the Gateway in the credential.',
 	},
 	INVALID_SIGNATURE: {
 		status: 'F',
-		meaning: 'The request signature is invalid.',
+		meaning: 'the request signature is invalid',
 		action:
-			'Check that the Private Key in the credential belongs to the public key registered with the service and that the Key Version matches.',
+			"Check that the credential's Private Key pairs with the public key registered with the service, under its Key Version.",
 	},
-	METHOD_NOT_SUPPORTED: { status: 'F', meaning: 'HTTP method not implemented.', action: 'Use POST.' },
+	METHOD_NOT_SUPPORTED: {
+		status: 'F',
+		meaning: 'HTTP method not implemented',
+		action: `The node always sends POST: report this as a bug at ${ISSUES_URL}`,
+	},
 	UN_SUPPORT_BUSINESS: {
 		status: 'F',
-		meaning: 'Unsupported business, for example an incorrect currency.',
-		action: 'Retry with correct information (check the currency and filters).',
+		meaning: 'unsupported business',
+		action: 'Check the currency and the filters, then run again.',
 	},
-	SYSTEM_ERROR: { status: 'F', meaning: 'System error.', action: 'Do not retry; contact support.' },
+	SYSTEM_ERROR: { status: 'F', meaning: 'system error', action: 'Do not retry: contact support quoting this message.' },
 	USER_NOT_EXIST: {
 		status: 'F',
-		meaning: 'The user does not exist.',
-		action: 'Retry with correct user information (check the Customer ID).',
+		meaning: 'the user does not exist',
+		action: 'Check the Customer ID or Connected Account ID, then run again.',
 	},
 	CONTRACT_CHECK_FAIL: {
 		status: 'F',
-		meaning: 'Contract check failed.',
-		action: 'Check the contract status before retrying.',
+		meaning: 'contract check failed',
+		action: 'Check the contract status with support before retrying.',
 	},
 	ACCOUNT_NOT_EXIST: {
 		status: 'F',
-		meaning: 'The account does not exist.',
-		action: 'Check the account (the accumulation ID or Connected Account ID) and retry.',
+		meaning: 'the account does not exist',
+		action: 'Check the Accumulation ID and the Connected Account ID, then run again.',
 	},
 };
 
 /** After U (docs/api.md, Result codes), at most 7 repeats at these intervals (minutes). */
 export const UNKNOWN_RETRY_SCHEDULE_MINUTES = [5, 10, 20, 40, 80, 160, 320] as const;
 
-const UNKNOWN_RETRY_ADVICE = `The outcome is unknown (status U). You may repeat the call at most ${UNKNOWN_RETRY_SCHEDULE_MINUTES.length} times, waiting ${UNKNOWN_RETRY_SCHEDULE_MINUTES.slice(0, -1).join(', ')} and ${UNKNOWN_RETRY_SCHEDULE_MINUTES.at(-1)} minutes between attempts (for example with a Wait node); if no attempt succeeds, contact technical support.`;
+/** What an answer U says, in its error's detail. */
+const UNKNOWN_OUTCOME = 'The outcome is unknown (status U).';
 
 export interface ApiResult {
 	resultStatus?: string;
@@ -88,9 +102,19 @@ export interface ApiResult {
 export interface ResultExplanation {
 	status: string;
 	code: string;
+	/** The gateway's own resultMessage, as it came: the error item's `resultMessage`, in no text. */
 	message: string;
-	/** The API's meaning and action, plus the retry advice for U. */
-	description: string;
+	/** The code and its meaning, once: the error's message. */
+	title: string;
+	/** What to do: the error's hint. */
+	action: string;
+	/** For status U: that the outcome is unknown. */
+	detail?: string;
+}
+
+/** The title and action of a documented code (read by scripts/lint-errors.mjs for each row of RESULT_CODES). */
+function explainCode(code: string, info: ResultCodeInfo): { title: string; action: string } {
+	return { title: `The API answered ${code}: ${info.meaning}`, action: info.action };
 }
 
 export function explainResult(result: ApiResult): ResultExplanation {
@@ -98,16 +122,30 @@ export function explainResult(result: ApiResult): ResultExplanation {
 	const code = String(result.resultCode ?? 'UNKNOWN');
 	const message = String(result.resultMessage ?? '');
 	const info = Object.hasOwn(RESULT_CODES, code) ? RESULT_CODES[code] : undefined;
-	const parts: string[] = [];
+	const detail = status === 'U' ? UNKNOWN_OUTCOME : undefined;
 	if (info) {
-		parts.push(`${code}: ${info.meaning} What to do: ${info.action}`);
-	} else if (status === 'F') {
-		parts.push(
-			`${code} is not a code the API documents. The call failed; check the parameters, then contact support quoting the code.`,
-		);
-	} else {
-		parts.push(`${code} is not a code the API documents.`);
+		const { title, action } = explainCode(code, info);
+		// The status the gateway sent counts, not the table's: a documented F code answered U is retried as U.
+		return {
+			status,
+			code,
+			message,
+			title,
+			action: status === 'U' && info.status !== 'U' ? AFTER_UNKNOWN : action,
+			detail,
+		};
 	}
-	if (status === 'U') parts.push(UNKNOWN_RETRY_ADVICE);
-	return { status, code, message, description: parts.join(' ') };
+	return {
+		status,
+		code,
+		message,
+		title: `The API answered ${code}, a code it does not document`,
+		action:
+			status === 'U'
+				? AFTER_UNKNOWN
+				: status === 'F'
+					? 'Check the parameters, then contact support quoting the code.'
+					: 'Contact support quoting the code.',
+		detail,
+	};
 }

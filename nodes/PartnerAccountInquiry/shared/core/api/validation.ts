@@ -3,6 +3,7 @@
  * that breaks one never leaves n8n; the error names the field, the rule and (unless secret) the value.
  */
 import { ValidationError } from '../errors';
+import { ISSUES_URL } from '../links';
 import { maskAccount } from '../redaction';
 import { settleSync } from '../flow/settle';
 import {
@@ -53,23 +54,27 @@ function length(text: string): number {
 }
 
 function checkText(rule: FieldRule, value: unknown): void {
-	const field = rule.name;
+	const { name: field, label } = rule;
 	if (typeof value !== 'string') {
-		throw new ValidationError(field, 'string', `${field} must be text, got ${typeof value}`);
+		throw new ValidationError(field, 'text', `${label} must be text, got ${typeof value}`);
 	}
 	const max = rule.maxLength;
 	if (max !== undefined && length(value) > max) {
 		throw new ValidationError(
 			field,
 			`max ${max} characters`,
-			`${field} is ${length(value)} characters long; the API accepts at most ${max}${rule.secret ? '' : ` (value ${shown(field, value)})`}`,
+			`${label} is ${length(value)} characters long, more than the API's ${max}`,
+			undefined,
+			rule.secret ? undefined : `It is ${shown(field, value)}.`,
 		);
 	}
 	if (rule.pattern && !rule.pattern.regex.test(value)) {
 		throw new ValidationError(
 			field,
-			`pattern ${rule.pattern.regex.source}`,
-			`${field} ${shown(field, value)} does not match the pattern ${rule.pattern.text}`,
+			rule.pattern.text,
+			`${label} ${shown(field, value)} is not in the form the API accepts`,
+			undefined,
+			`It must be ${rule.pattern.text}.`,
 		);
 	}
 }
@@ -78,28 +83,45 @@ function checkText(rule: FieldRule, value: unknown): void {
 const allowedText = (allowed: readonly string[]) =>
 	allowed.length <= 12 ? allowed.join(', ') : `${allowed.length} currency codes (ISO 4217 and CNH, such as USD, EUR)`;
 
-function checkChoice(field: string, value: unknown, allowed: readonly string[]): void {
+function checkChoice(rule: Pick<FieldRule, 'name' | 'label'>, value: unknown, allowed: readonly string[]): void {
 	if (typeof value !== 'string' || !allowed.includes(value)) {
 		const text = allowedText(allowed);
-		throw new ValidationError(field, `one of ${text}`, `${field} ${shown(field, value)} is not one of ${text}`);
+		throw new ValidationError(
+			rule.name,
+			`one of ${text}`,
+			`${rule.label} ${shown(rule.name, value)} is not one of its choices`,
+			undefined,
+			`It must be one of ${text}.`,
+		);
 	}
 }
 
-function checkChoices(field: string, value: unknown, allowed: readonly string[]): void {
+function checkChoices(rule: Pick<FieldRule, 'name' | 'label'>, value: unknown, allowed: readonly string[]): void {
+	const { name: field, label } = rule;
+	const text = allowedText(allowed);
 	if (!Array.isArray(value)) {
-		throw new ValidationError(field, 'list', `${field} must be a list of ${allowed.join(', ')}`);
+		throw new ValidationError(
+			field,
+			'list',
+			`${label} must be a list`,
+			undefined,
+			`Each of its values is one of ${text}.`,
+		);
 	}
 	for (const item of value) {
 		if (typeof item !== 'string' || !allowed.includes(item)) {
 			throw new ValidationError(
 				field,
 				`each one of ${allowed.join(', ')}`,
-				`${field} contains ${shown(field, item)}, which is not one of ${allowed.join(', ')}`,
+				`${label} has ${shown(field, item)}, which is not one of its choices`,
+				undefined,
+				`Each of its values must be one of ${text}.`,
 			);
 		}
 	}
-	if (new Set(value).size !== value.length) {
-		throw new ValidationError(field, 'no duplicates', `${field} lists a value twice: ${display(value)}`);
+	const twice = value.find((item, index) => value.indexOf(item) !== index);
+	if (twice !== undefined) {
+		throw new ValidationError(field, 'no duplicates', `${label} lists ${shown(field, twice)} twice`);
 	}
 }
 
@@ -107,24 +129,31 @@ function checkChoices(field: string, value: unknown, allowed: readonly string[])
 export function checkFieldValue(rule: FieldRule, value: unknown): void {
 	if (value === undefined) return;
 	if (rule.kind === 'text') checkText(rule, value);
-	else if (rule.kind === 'choice') checkChoice(rule.name, value, values(rule.choices ?? []));
-	else checkChoices(rule.name, value, values(rule.choices ?? []));
+	else if (rule.kind === 'choice') checkChoice(rule, value, values(rule.choices ?? []));
+	else checkChoices(rule, value, values(rule.choices ?? []));
 }
 
-/** A whole number within `range`, or a ValidationError naming the field (as `label` in the message) and the range. */
+/**
+ * A whole number within `range`, or a ValidationError naming the field (as `label` in the message),
+ * the range, and the value (in its detail). `hint`: the error's, when not the field's default.
+ */
 export function checkWholeNumber(
 	field: string,
 	value: unknown,
 	range: Pick<NumberRange, 'min' | 'max'>,
 	label = field,
+	hint?: string,
 ): number {
 	const { min, max } = range;
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
 		const text = max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
-		throw new ValidationError(field, text, `${label} must be ${text}, got ${display(value)}`);
+		throw new ValidationError(field, text, `${label} must be ${text}`, hint, `It is ${display(value)}.`);
 	}
 	return value;
 }
+
+/** The node sets the page size and number itself: one out of range is the node's bug. */
+const PAGING_BUG = `The node sets this itself: report it as a bug at ${ISSUES_URL}`;
 
 /**
  * A whole-number option as given (a number, or the text an expression produced), checked
@@ -140,14 +169,15 @@ export function readWholeNumber(name: keyof typeof NUMBER_OPTIONS, value: unknow
 
 export function validateBeneficiaryListRequest(request: BeneficiaryListRequest): void {
 	for (const rule of BENEFICIARY_LIST_FIELDS) checkFieldValue(rule, request[rule.name]);
-	checkWholeNumber('pageSize', request.pageSize, NUMBER_OPTIONS.pageSize);
-	checkWholeNumber('pageNumber', request.pageNumber, { min: 1 });
+	checkWholeNumber('pageSize', request.pageSize, NUMBER_OPTIONS.pageSize, 'The page size', PAGING_BUG);
+	checkWholeNumber('pageNumber', request.pageNumber, { min: 1 }, 'The page number', PAGING_BUG);
 }
 
 /** Checks a quota request against the quota subject's rows (fields.ts), in their order. */
 export function validateQuotaRequest(request: QuotaRequest): void {
 	const body = request as unknown as Readonly<Record<string, unknown>>;
 	const method = QUOTA_METHOD_CHOICES.find((choice) => choice.value === body.quotaAccumulationMethod);
+	const labelOf = (name: string) => QUOTA_SUBJECT_FIELDS.find((rule) => rule.name === name)?.label ?? name;
 	for (const rule of QUOTA_SUBJECT_FIELDS) {
 		const value = body[rule.name];
 		const choices = values(rule.choices ?? []);
@@ -157,24 +187,26 @@ export function validateQuotaRequest(request: QuotaRequest): void {
 			throw new ValidationError(
 				rule.name,
 				`only for ${only.value}`,
-				`${rule.name} is sent only when ${only.field} is ${only.value}, not ${display(body[only.field])}`,
-			);
-		}
-		if (rule.pattern && (typeof value !== 'string' || !rule.pattern.regex.test(value))) {
-			throw new ValidationError(
-				rule.name,
-				rule.pattern.text,
-				`${rule.name} ${display(value)} is not ${rule.pattern.text}`,
+				`${rule.label} is only for ${labelOf(only.field)} ${only.value}`,
+				undefined,
+				`${labelOf(only.field)} is ${display(body[only.field])}.`,
 			);
 		}
 		const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 		if (blank || (rule.kind === 'text' && typeof value !== 'string')) {
-			const what = only
-				? `${rule.name} (${choices.join(' or ')}) is required when ${only.field} is ${only.value}`
-				: `${rule.name} is required: ${choices.length ? `one of ${allowedText(choices)}` : `the ${method?.subject ?? 'ID'} whose quota to read`}`;
-			throw new ValidationError(rule.name, only ? `required for ${only.value}` : 'required', what);
+			if (only) {
+				throw new ValidationError(
+					rule.name,
+					`required for ${only.value}`,
+					`${rule.label} (${choices.join(' or ')}) is needed for ${labelOf(only.field)} ${only.value}`,
+				);
+			}
+			const enter = choices.length
+				? `Enter one of ${allowedText(choices)}.`
+				: `Enter the ${method?.subject ?? 'ID'} whose quota to read.`;
+			throw new ValidationError(rule.name, 'required', `${rule.label} is empty`, `${enter} Nothing was sent.`);
 		}
-		if (rule.kind === 'choice') checkChoice(rule.name, value, choices);
+		if (rule.kind === 'choice') checkChoice(rule, value, choices);
 	}
 }
 

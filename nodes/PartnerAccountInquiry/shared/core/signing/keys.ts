@@ -10,14 +10,19 @@ import { settleSync } from '../flow/settle';
  * - private key: PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1 (`BEGIN RSA PRIVATE KEY`);
  * - service public key: X.509 SubjectPublicKeyInfo (`BEGIN PUBLIC KEY`), PKCS#1
  *   (`BEGIN RSA PUBLIC KEY`) or an X.509 certificate.
- * Errors name the credential field and the accepted formats and never contain the key.
+ * Errors name the credential field (the accepted formats in their detail) and never contain the key.
  */
 const MIN_RSA_BITS = 2048;
 
+/** The accepted formats, said in an error's detail. */
 const PRIVATE_FORMATS =
-	'PEM ("-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----") or the bare Base64 of a PKCS#8 or PKCS#1 RSA private key';
+	'It takes PEM ("-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----") or the bare Base64 of a PKCS#8 or PKCS#1 RSA private key.';
 const PUBLIC_FORMATS =
-	'PEM ("-----BEGIN PUBLIC KEY-----", "-----BEGIN RSA PUBLIC KEY-----" or a certificate) or the bare Base64 of an X.509 (SPKI) or PKCS#1 RSA public key';
+	'It takes PEM ("-----BEGIN PUBLIC KEY-----", "-----BEGIN RSA PUBLIC KEY-----" or a certificate) or the bare Base64 of an X.509 (SPKI) or PKCS#1 RSA public key.';
+const DECRYPT = 'Decrypt it first: openssl pkcs8 -topk8 -nocrypt -in encrypted.pem -out private.pem';
+/** Where the service's public key comes from. */
+const SERVICE_KEY_SOURCE =
+	"Paste the service's public key, which technical support or the developer centre gives with your Client ID.";
 
 interface Armoured {
 	label: string;
@@ -28,17 +33,14 @@ function parsePrivateKey(text: string): KeyObject {
 	const field: KeyField = 'privateKey';
 	const { label, der } = readKeyText(text, field, PRIVATE_FORMATS);
 	if (label === 'ENCRYPTED PRIVATE KEY') {
-		throw new KeyFormatError(
-			field,
-			'is encrypted with a passphrase, which is not supported',
-			'Decrypt it first: openssl pkcs8 -topk8 -nocrypt -in encrypted.pem -out private.pem',
-		);
+		throw new KeyFormatError(field, 'is encrypted with a passphrase', DECRYPT, 'An encrypted key is not supported.');
 	}
 	if (label.includes('PUBLIC KEY') || label === 'CERTIFICATE') {
 		throw new KeyFormatError(
 			field,
-			'holds a public key or certificate, not a private key',
-			`Paste your own RSA private key: ${PRIVATE_FORMATS}.`,
+			'holds a public key, not a private key',
+			'Paste your own RSA private key.',
+			PRIVATE_FORMATS,
 		);
 	}
 	const types: Array<'pkcs8' | 'pkcs1'> =
@@ -54,11 +56,7 @@ function parsePublicKey(text: string): KeyObject {
 	const field: KeyField = 'servicePublicKey';
 	const { label, der } = readKeyText(text, field, PUBLIC_FORMATS);
 	if (label.includes('PRIVATE KEY') || looksLikePrivateKey(der)) {
-		throw new KeyFormatError(
-			field,
-			'holds a private key',
-			"Paste the service's public key, which technical support or the developer centre provides; never your private key.",
-		);
+		throw new KeyFormatError(field, 'holds a private key', SERVICE_KEY_SOURCE, 'A private key never goes there.');
 	}
 	if (label === 'CERTIFICATE') {
 		const certificate = settleSync(() => new X509Certificate(der).publicKey);
@@ -78,7 +76,7 @@ function parsePublicKey(text: string): KeyObject {
 function readKeyText(text: string, field: KeyField, formats: string): Armoured {
 	const cleaned = (text ?? '').replace(/\\r\\n|\\n|\\r/g, '\n').trim();
 	if (cleaned === '') {
-		throw new KeyFormatError(field, 'is empty', `Paste the key as ${formats}.`);
+		throw new KeyFormatError(field, 'is empty', 'Paste the key in one of those forms.', formats);
 	}
 	let label = '';
 	let body = cleaned;
@@ -89,7 +87,7 @@ function readKeyText(text: string, field: KeyField, formats: string): Armoured {
 		if (end < 0) {
 			throw new KeyFormatError(
 				field,
-				`has a "BEGIN ${label}" line but no matching "END ${label}" line`,
+				`is cut short: it has no "END ${label}" line`,
 				'Paste the whole key, including its last line.',
 			);
 		}
@@ -98,8 +96,9 @@ function readKeyText(text: string, field: KeyField, formats: string): Armoured {
 			// A traditional ("BEGIN RSA PRIVATE KEY") PEM encrypted with a passphrase.
 			throw new KeyFormatError(
 				field,
-				'is encrypted with a passphrase (its PEM has a Proc-Type header), which is not supported',
-				'Decrypt it first: openssl pkcs8 -topk8 -nocrypt -in encrypted.pem -out private.pem',
+				'is encrypted with a passphrase',
+				DECRYPT,
+				'Its PEM has a Proc-Type header; an encrypted key is not supported.',
 			);
 		}
 	}
@@ -114,8 +113,11 @@ function checkRsa(key: KeyObject, field: KeyField, formats: string): KeyObject {
 	if (key.asymmetricKeyType !== 'rsa') {
 		throw new KeyFormatError(
 			field,
-			`is a ${key.asymmetricKeyType ?? 'non-RSA'} key; the API signs with RSA (SHA256withRSA)`,
-			`Use an RSA key: ${formats}.`,
+			key.asymmetricKeyType ? `is a ${key.asymmetricKeyType} key, not an RSA key` : 'is not an RSA key',
+			field === 'privateKey'
+				? 'Use the RSA private key whose public key you registered with the service.'
+				: SERVICE_KEY_SOURCE,
+			`The API signs with RSA (SHA256withRSA). ${formats}`,
 		);
 	}
 	const exponent = key.asymmetricKeyDetails?.publicExponent;
@@ -123,16 +125,19 @@ function checkRsa(key: KeyObject, field: KeyField, formats: string): KeyObject {
 		// e = 1 makes every "signature" the message itself; an even e is no RSA key at all.
 		throw new KeyFormatError(
 			field,
-			`is an RSA key with the public exponent ${exponent}, which makes signatures meaningless`,
-			'Use the key the service issued (its exponent is normally 65537); this one is not a usable RSA key.',
+			`has the unusable public exponent ${exponent}`,
+			'Use the key the service issued (its exponent is normally 65537).',
+			'An RSA key with it makes signatures meaningless.',
 		);
 	}
 	const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
 	if (bits < MIN_RSA_BITS) {
 		throw new KeyFormatError(
 			field,
-			`is an RSA key of ${bits} bits; at least ${MIN_RSA_BITS} bits are required`,
-			'Generate a new pair: openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out private.pem',
+			`is a ${bits}-bit key, shorter than ${MIN_RSA_BITS} bits`,
+			field === 'privateKey'
+				? 'Generate a new pair (openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out private.pem) and register its public key with the service.'
+				: SERVICE_KEY_SOURCE,
 		);
 	}
 	return key;
@@ -145,7 +150,12 @@ function looksLikePrivateKey(der: Buffer): boolean {
 }
 
 function unreadable(field: KeyField, formats: string): KeyFormatError {
-	return new KeyFormatError(field, 'could not be read as an RSA key', `Paste it as ${formats}.`);
+	return new KeyFormatError(
+		field,
+		'could not be read as an RSA key',
+		'Paste the key again, whole, in one of those forms.',
+		formats,
+	);
 }
 
 /**
@@ -187,7 +197,8 @@ export function refuseOwnPublicKey(privateKey: KeyObject, servicePublicKey: KeyO
 	if (!spki(createPublicKey(privateKey)).equals(spki(servicePublicKey))) return;
 	throw new KeyFormatError(
 		'servicePublicKey',
-		"is your own public key (the pair of your Private Key), not the service's",
-		"Paste the service's public key, which technical support or the developer centre gives with your Client ID. Your own public key is the one you registered with the service; it does not go into this credential.",
+		"is your own public key, not the service's",
+		SERVICE_KEY_SOURCE,
+		'It is the pair of your Private Key: the key you registered with the service, which does not go into this credential.',
 	);
 }

@@ -62,8 +62,9 @@ export class ReplayGuard {
 		if (this.seen.has(key)) {
 			throw new ResponseVerificationError(
 				'replayed-response',
-				`The gateway's answer ${JSON.stringify(responseId.slice(0, 40))} was already received once: the same signed answer came back again (a replay)`,
-				'A genuine gateway gives every answer its own responseId. Something between n8n and the gateway (a proxy or cache) served a recorded answer again, so nothing from it was used. Check the Base URL and any proxy in between.',
+				'The same signed answer came back a second time (a replay)',
+				'Check the Base URL and any proxy or cache in between.',
+				`Its \`responseId\` is ${JSON.stringify(responseId.slice(0, 40))}; a genuine gateway gives every answer its own, so nothing from this one was used.`,
 			);
 		}
 		const entry: Entry = { key, staleAfter: staleAfterMs, serial: this.serial++ };
@@ -121,3 +122,10 @@ export class ReplayGuard {
 		return top;
 	}
 }
+
+/**
+ * The process's one memory of accepted answers. The credential's Test (credentialTest.ts) passes
+ * its answer through it, as a run does, so an answer already accepted (by an earlier Test, or by a
+ * run once the session reads this same memory) is refused as a replay.
+ */
+export const PROCESS_REPLAY_GUARD = new ReplayGuard();

@@ -60,10 +60,12 @@ export function parseSignatureHeader(header: string): SignatureHeader {
 	};
 }
 
+/** `why`: what is wrong with it, the error's detail (a sentence once capitalised). */
 function malformed(why: string): SignatureHeaderError {
 	return new SignatureHeaderError(
-		`The signature header is malformed: ${why}`,
+		'The signature header is malformed',
 		'Expected "algorithm=RSA256, keyVersion=<version>, signature=<URL-encoded Base64>".',
+		`${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
 	);
 }
 

@@ -42,8 +42,9 @@ export function checkResponseTime(responseTime: string, nowMs: number, tolerance
 	if (at === undefined) {
 		throw new ResponseVerificationError(
 			'unparsable-response-time',
-			`The response-time ${JSON.stringify(responseTime.slice(0, 40))} is not an ISO 8601 time with a zone, so the answer's age cannot be known`,
-			'A genuine gateway dates every answer (for example 2026-11-23T10:00:00+08:00). Check the Base URL and any proxy in between; nothing from this answer was used.',
+			"The answer's time is not a date, so its age cannot be known",
+			'Check the Base URL and any proxy in between.',
+			`Its \`response-time\` is ${JSON.stringify(responseTime.slice(0, 40))}, not an ISO 8601 time with a zone (a genuine gateway sends one such as 2026-11-23T10:00:00+08:00); nothing from the answer was used.`,
 		);
 	}
 	const skewSeconds = Math.round((at - nowMs) / 1000);
@@ -52,8 +53,9 @@ export function checkResponseTime(responseTime: string, nowMs: number, tolerance
 		const local = new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 		throw new ResponseVerificationError(
 			'stale-response',
-			`The response is not fresh: its response-time ${responseTime} is ${direction} by this n8n host's clock (${local}); at most ${toleranceSeconds} s is accepted`,
-			"Check the n8n host's clock (it must be synchronised, e.g. by NTP). If the clock is right, something between n8n and the gateway (a proxy or cache) is replaying old answers: nothing from this one was used. The tolerance is the credential's Response Time Tolerance.",
+			`The answer is not fresh: it is ${direction} by this n8n host's clock`,
+			"Check that the n8n host's clock is synchronised (NTP); if it is, look for a proxy or cache replaying old answers.",
+			`Its \`response-time\` is ${responseTime} and this host's clock said ${local}; the credential's Response Time Tolerance accepts at most ${toleranceSeconds} s. Nothing from the answer was used.`,
 		);
 	}
 }

@@ -32,7 +32,10 @@ export interface VerifiedResponse {
 }
 
 const WRONG_KEYS =
-	'Check that the Service Public Key in the credential is the one the service gave for this gateway and client ID. If it is, the response was altered on its way (a proxy that rewrites bodies, or an attack): do not use its data.';
+	"Check that the credential's Service Public Key is the one the service gave for this Gateway and Client ID.";
+/** What a signature that does not verify may mean besides a wrong key: said in the error's detail. */
+const ALTERED =
+	'If the key is right, the answer was altered on its way (a proxy that rewrites bodies, or an attack); nothing from it was used.';
 
 /**
  * Is this answer authentic and current? The signature over the request's method and URI, the
@@ -45,38 +48,42 @@ export function verifyResponse(response: ResponseToVerify): VerifiedResponse {
 	if (header === undefined) {
 		throw fail(
 			'missing-signature',
-			'The response carries no signature header, so it cannot be verified',
-			'A genuine gateway signs every response. Check the base URL: it may point at a proxy or a server that is not the partner gateway.',
+			'The answer carries no signature, so it cannot be verified',
+			'Check the Base URL in the credential: it may point at a proxy or a server that is not the gateway.',
+			'A genuine gateway signs every answer; nothing from this one was used.',
 		);
 	}
 	let parsed;
 	try {
 		parsed = parseSignatureHeader(header);
 	} catch (error) {
-		const why = error instanceof PartnerError ? error.message : 'it could not be parsed';
-		throw fail('malformed-signature', `The response signature could not be verified: ${why}`, WRONG_KEYS);
+		const why = error instanceof PartnerError ? (error.detail ?? error.message) : 'It could not be parsed.';
+		throw fail('malformed-signature', "The answer's signature header is malformed", WRONG_KEYS, `${why} ${ALTERED}`);
 	}
 	if (parsed.algorithm.toUpperCase() !== DEFAULT_ALGORITHM) {
 		throw fail(
 			'unsupported-algorithm',
-			`The response is signed with algorithm "${parsed.algorithm}", which is not supported (expected ${DEFAULT_ALGORITHM})`,
-			'Contact the service: responses are expected to be signed with RSA256.',
+			`The answer is signed with an unsupported algorithm`,
+			'Contact the service: answers are expected to be signed with RSA256.',
+			`It is signed with "${parsed.algorithm}", not ${DEFAULT_ALGORITHM}; nothing from it was used.`,
 		);
 	}
 	const responseTime = headerValue(response.headers, 'response-time');
 	if (responseTime === undefined || responseTime === '') {
 		throw fail(
 			'missing-response-time',
-			'The response carries no response-time header, so its signature cannot be verified',
-			'A genuine gateway sends response-time with every signed response. Check the base URL.',
+			'The answer carries no time, so its signature cannot be verified',
+			'Check the Base URL in the credential.',
+			'A genuine gateway sends `response-time` with every signed answer; nothing from this one was used.',
 		);
 	}
 	const echoedClientId = headerValue(response.headers, 'client-id');
 	if (echoedClientId !== undefined && echoedClientId !== response.clientId) {
 		throw fail(
 			'client-id-mismatch',
-			`The response is addressed to client ID "${echoedClientId}", not to this credential's "${response.clientId}"`,
-			'The response belongs to another client: do not use its data. Check the base URL and any proxy in between.',
+			"The answer is addressed to another client than the credential's",
+			'Check the Base URL and any proxy in between.',
+			`It is addressed to client ID "${echoedClientId}", not to "${response.clientId}"; nothing from it was used.`,
 		);
 	}
 	const content = stringToSignParts({
@@ -87,11 +94,7 @@ export function verifyResponse(response: ResponseToVerify): VerifiedResponse {
 		body: response.body,
 	});
 	if (!verifyContent(response.publicKey, content, parsed.signature)) {
-		throw fail(
-			'signature-mismatch',
-			'The response signature could not be verified: it does not match the response body',
-			WRONG_KEYS,
-		);
+		throw fail('signature-mismatch', "The answer's signature does not match its body", WRONG_KEYS, ALTERED);
 	}
 	checkResponseTime(responseTime, response.nowMs, response.toleranceSeconds);
 	return { responseTime, keyVersion: parsed.keyVersion, signatureHeader: header, signature: parsed.signature };
@@ -106,6 +109,6 @@ function headerValue(headers: Record<string, unknown>, name: string): string | u
 	return undefined;
 }
 
-function fail(reason: VerificationFailure, message: string, hint: string) {
-	return new ResponseVerificationError(reason, message, hint);
+function fail(reason: VerificationFailure, message: string, hint: string, detail: string) {
+	return new ResponseVerificationError(reason, message, hint, detail);
 }
