@@ -76,7 +76,8 @@ const DAMAGES: Record<
 	string,
 	(state: { entries: Record<string, IDataObject>; ended: IDataObject }, key: string) => void
 > = {
-	'its record (a turn that is text)': ({ entries }, key) => void (entries[key].readAt = 'yesterday'),
+	// (A record's hints, its read time or page count, are repaired instead: credentialTestAndDamageAttacks.test.ts.)
+	'its record (a list)': ({ entries }, key) => void (entries[key] = [] as unknown as IDataObject),
 	'its record (a failure episode of no known kind)': ({ entries }, key) =>
 		void (entries[key].failure = { reason: 'edited', kind: 'odd', told: [] }),
 	'its record (not an object)': ({ entries }, key) => void (entries[key] = 'garbage' as unknown as IDataObject),

@@ -112,15 +112,34 @@ export function escapeRegExp(text: string): string {
 const SECRET_PIECE = 8;
 
 /**
- * Every secret replaced by "[hidden]" wherever it appears, as sent, as a JSON string would escape it
- * or URL-encoded, and so is every run of SECRET_PIECE or more characters of any of those forms.
+ * The forms a gateway may echo a secret in: as sent, JSON-escaped, URL-encoded (with upper- or
+ * lower-case escapes: the same bytes), Base64 and Base64url (a basic-auth or token header).
+ */
+function secretForms(secret: string): Set<string> {
+	const encoded = encodeURIComponent(secret);
+	const base64 = Buffer.from(secret, 'utf8').toString('base64');
+	return new Set([
+		secret,
+		JSON.stringify(secret).slice(1, -1),
+		encoded,
+		encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+		base64,
+		base64.replace(/=+$/, ''),
+		Buffer.from(secret, 'utf8').toString('base64url'),
+	]);
+}
+
+/**
+ * Every secret replaced by "[hidden]" wherever it appears in any of its secretForms, and so is every
+ * run of SECRET_PIECE or more characters of any of those forms. A secret echoed in pieces shorter
+ * than that (each in a field of its own) is beyond any text check: that is left to the gateway.
  */
 function redactSecrets(text: string, secrets: readonly string[]): string {
 	const hidden = new Uint8Array(text.length);
 	const hide = (start: number, length: number) => hidden.fill(1, start, start + length);
 	for (const secret of secrets) {
 		if (!secret) continue;
-		for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])) {
+		for (const form of secretForms(secret)) {
 			for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) hide(at, form.length);
 			if (form.length <= SECRET_PIECE) continue;
 			const pieces = new Set<string>();

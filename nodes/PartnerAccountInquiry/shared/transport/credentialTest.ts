@@ -160,7 +160,7 @@ async function testWholeCredential(
 	const { responseId } = judged.data;
 	if (typeof responseId === 'string' && responseId !== '') {
 		const responseTimeMs = parseTimestamp(judged.responseTime) as number;
-		PROCESS_REPLAY_GUARD.accept(credentials.baseUrl, credentials.clientId, responseId, responseTimeMs, nowMs);
+		PROCESS_REPLAY_GUARD.accept(credentials.clientId, responseId, responseTimeMs, nowMs);
 	}
 	checkAboutTheQuestion(judged.data, question);
 }

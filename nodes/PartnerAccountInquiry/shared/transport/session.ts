@@ -141,7 +141,7 @@ export class ApiSession {
 			const { responseId } = judged.data;
 			if (typeof responseId === 'string' && responseId !== '') {
 				const responseTimeMs = parseTimestamp(judged.responseTime) as number;
-				REPLAYS.accept(this.credentials.baseUrl, clientId, responseId, responseTimeMs, nowMs);
+				REPLAYS.accept(clientId, responseId, responseTimeMs, nowMs);
 			}
 			const data = judged.data as IDataObject;
 			if (!options.withProof) return { data };

@@ -1,9 +1,10 @@
 /**
  * Replays within the freshness window. A signed answer recorded and served again while its
  * response-time is still within the tolerance verifies; the listing's answer carries a
- * `responseId` that the service makes unique, so an answer whose (gateway, client ID, responseId)
- * was already accepted is refused. The quota answer carries no responseId: nothing to check there
- * (docs/api.md, Replays).
+ * `responseId` that the service makes unique, so an answer whose (client ID, responseId) was
+ * already accepted is refused, whatever Base URL it came through (one gateway has many spellings:
+ * 127.0.0.1 and localhost, a proxy and the gateway behind it). The quota answer carries no
+ * responseId: nothing to check there (docs/api.md, Replays).
  *
  * How long: the memory is the process's, and so are its workflows. One credential may accept an
  * answer under 2 s of tolerance and another, of the same client, under 300 s: an answer forgotten
@@ -14,7 +15,7 @@
  *
  * Memory: one entry per accepted answer of the last day, at most MAX_REMEMBERED. Each is forgotten
  * as soon as it is past that retention, whatever order the answers came in. An entry is a SHA-256
- * digest of the gateway, the client ID and the responseId (whatever their length), a time and its
+ * digest of the client ID and the responseId (whatever their length), a time and its
  * place in a heap: about 175 bytes, so some 17 MB at the cap. Past the cap the entry closest to
  * going stale (the oldest response-time; the earliest accepted among equals) is forgotten first:
  * its replay would pass only if still within the tolerance of the credential it is replayed to,
@@ -38,7 +39,7 @@ interface Entry {
 }
 
 export class ReplayGuard {
-	/** Digest of (gateway, client ID, responseId) -> its entry. */
+	/** Digest of (client ID, responseId) -> its entry. */
 	private readonly seen = new Map<string, Entry>();
 	/** The same entries as a binary min-heap by (staleAfter, serial): the next to go stale on top. */
 	private readonly byStaleness: Entry[] = [];
@@ -50,15 +51,15 @@ export class ReplayGuard {
 	) {}
 
 	/**
-	 * Accepts a fresh, verified answer's responseId once: throws when the same client of the same
-	 * gateway (base URL) was already given an answer with it that is still remembered.
+	 * Accepts a fresh, verified answer's responseId once: throws when the same client was already
+	 * given an answer with it that is still remembered, through any Base URL.
 	 * `responseTimeMs` is the answer's verified response-time; it is remembered until that plus the
 	 * retention, whatever the tolerance of the credential that accepted it.
 	 */
-	accept(gateway: string, clientId: string, responseId: string, responseTimeMs: number, nowMs: number): void {
+	accept(clientId: string, responseId: string, responseTimeMs: number, nowMs: number): void {
 		this.forgetStale(nowMs);
 		const staleAfterMs = responseTimeMs + this.retentionMs;
-		const key = sha256Base64(JSON.stringify([gateway, clientId, responseId]));
+		const key = sha256Base64(JSON.stringify([clientId, responseId]));
 		if (this.seen.has(key)) {
 			throw new ResponseVerificationError(
 				'replayed-response',
