@@ -227,6 +227,15 @@ export function n8nApp(options: {
 			if (result.ok && items !== null) saveGlobal(context.global);
 			return outcome(result, items, result.ok);
 		},
+		/**
+		 * One scheduled poll that n8n drops (2.x's scheduler: past its timeout or its lease, or its
+		 * execution failing to start): it runs, but neither its items nor its writes are kept.
+		 */
+		pollDropped: async (): Promise<void> => {
+			if (!active || options.saving === 'emit') throw new Error("only 2.x's scheduler drops a poll");
+			const context = open(copy(options.saving === 'durable' ? (row ?? workflowStatic) : workflowStatic), 'update');
+			await context.run();
+		},
 		/** n8n stops and starts again: unsaved writes and the process's memory are gone. */
 		restart: async (): Promise<N8nPoll | undefined> => {
 			process = { nodeType: new PartnerAccountInquiryTrigger() };

@@ -16,6 +16,8 @@ type Remembered = {
 	run: number;
 	record?: PollRecord;
 	data: NodeData;
+	/** An emitting poll's write: what that poll started from (its record and data), for when n8n drops its items. */
+	from?: { record?: PollRecord; data: NodeData };
 	dropped?: string;
 	kept?: PollRecord;
 	base?: string;
@@ -120,6 +122,10 @@ export class PollMemory {
 		}
 		// A run this process started (an activation) and has not written yet: nothing saved is of it.
 		if (!last) return { adopt: mine.data, run: mine.run, wholeHistory: true, ...unproven };
+		// Its last write emitted and was not saved: n8n dropped that poll and its items (2.x's scheduler:
+		// a poll past its timeout or its lease, a failed commit; n8n then means the next poll to read the
+		// same window again). Carry on from what that poll started from, so its events are found again.
+		if (mine.from) return { adopt: mine.from.data, record: mine.from.record, run: mine.run, wholeHistory: true, ...unproven };
 		// Its write was not saved: carry on from it. If only polls that threw were lost (never saved), what the record proved holds.
 		const thrownOnly = saved !== undefined && mine.kept !== undefined && writeOf(saved) === writeOf(mine.kept);
 		const everyPollSaved = thrownOnly && saved.everyPollSaved;
@@ -136,14 +142,16 @@ export class PollMemory {
 			followed,
 			given,
 			dropped,
-		}: { threw?: boolean; followed?: PollRecord; given?: PollRecord; dropped?: string } = {},
+			from,
+		}: { threw?: boolean; followed?: PollRecord; given?: PollRecord; dropped?: string; from?: NodeData } = {},
 	): void {
 		const mine = this.remembered.get(node);
 		const kept = !threw ? data.pollRecord : mine?.record ? mine.kept : followed;
 		const record = data.pollRecord;
 		// What n8n gave, also where this poll started anew from it: n8n giving it again is no other main's write.
 		const base = mine ? mine.base : given && writeOf(given);
-		this.remember(node, { run: record.run, record, kept, data: { ...data }, dropped, base });
+		const emitted = isRecord(data.state) && data.state.last === 'emitted';
+		this.remember(node, { run: record.run, record, kept, data: { ...data }, dropped, base, ...(emitted && from ? { from: { record: followed, data: from } } : {}) });
 		this.writtenInto.add(staticData);
 	}
 

@@ -95,6 +95,8 @@ export function openStore(
 			else staticData[key] = value as IDataObject;
 		}
 	}
+	// What this poll starts from: where the next one carries on if n8n drops this one's items (pollMemory.ts).
+	const from = { state: staticData.state, pollRecord: staticData.pollRecord };
 	const saved = readWatchState(staticData.state, watch.family);
 	if (saved.problem) warn(fn, saved.problem, 'every entry records a fresh baseline and reports no change');
 	// Damage stays where it is: an entry whose record cannot be used starts anew, the others carry on.
@@ -112,7 +114,7 @@ export function openStore(
 			staticData.pollRecord = record as unknown as IDataObject;
 			markWrite(global, id, record);
 			const given = damage ? undefined : reading.state;
-			const written = { threw: outcome === 'reported', followed: carried.record, given, dropped: damage?.digest };
+			const written = { threw: outcome === 'reported', followed: carried.record, given, dropped: damage?.digest, from };
 			memory.rememberWritten(node, staticData, { state: staticData.state, pollRecord: record }, written);
 		},
 	};
