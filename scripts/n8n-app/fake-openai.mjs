@@ -6,9 +6,11 @@
 // A model that always uses a tool: a question about beneficiaries calls List_beneficiaries with
 // { customerId, accountName } (CUST_... and the word after "named"; no customer named: the tool
 // whose name says "own", with { accountName }); any other question naming a user ID (U-...) calls
-// the tool whose name holds "quota" with { userId, currency }: the keys the $fromAI() expressions
-// declare. Once a tool's result is in the conversation it answers "Tool result: <result>". Every
-// request is appended to the log, for the test to check what n8n offered the model.
+// the tool whose name holds "quota" with { account, userId, currency }, `account` being the
+// connected account ID the question names (ACC_...), `own` when it says "own", else empty (for the
+// tool to refuse): the keys the $fromAI() expressions declare. Once a tool's result is in the
+// conversation it answers "Tool result: <result>". Every request is appended to the log, for the
+// test to check what n8n offered the model.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -32,7 +34,8 @@ function answer({ messages = [], tools = [] }) {
 	} else {
 		const userId = question.match(/\bU-[A-Z0-9]+\b/)?.[0];
 		tool = offered(/quota/i);
-		args = userId && { userId, currency: question.match(/\b[A-Z]{3}\b/)?.[0] ?? 'USD' };
+		const account = question.match(/\bACC_[A-Z0-9_]+\b/)?.[0] ?? (/\bown\b/i.test(question) ? 'own' : '');
+		args = userId && { account, userId, currency: question.match(/\b[A-Z]{3}\b/)?.[0] ?? 'USD' };
 	}
 	if (!tool || !args) return { message: { role: 'assistant', content: `No fitting tool offered, or no ID in: ${question}` }, finish: 'stop' };
 	const call = { id: `call_${calls + 1}`, type: 'function', function: { name: tool.function.name, arguments: JSON.stringify(args) } };

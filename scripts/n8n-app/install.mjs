@@ -144,7 +144,7 @@ export async function startRegistry(work) {
 	const { HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy, ...clean } = env;
 	bg('node', [bin, '--config', join(dir, 'config.yaml')], { env: { ...clean, VERDACCIO_PUBLIC_URL: 'https://registry.npmjs.org' }, log: join(dir, 'verdaccio.log') });
 	const url = `http://127.0.0.1:${port}/`;
-	if (!(await until(async () => (await fetch(`${url}-/ping`)).ok, 60_000))) die(`verdaccio did not start (${dir}/verdaccio.log)`);
+	if (!(await until(async () => (await fetch(`${url}-/ping`)).ok, 180_000))) die(`verdaccio did not start (${dir}/verdaccio.log)`);
 	const user = { name: 'publisher', password: Math.random().toString(36).slice(2) + Date.now() };
 	const added = await getJson(`${url}-/user/org.couchdb.user:publisher`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...user, _id: 'org.couchdb.user:publisher', type: 'user', roles: [] }) });
 	if (added.status !== 201) die(`verdaccio adduser answered ${added.status}`);

@@ -89,6 +89,11 @@ export function rest(base) {
 		const auth = res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
 		if (auth) cookie = auth.split(';')[0];
 		const text = await res.text();
+		// n8n 2.x answers 503 "Database is not ready!" while its SQLite health check lags (a loaded machine): asked again, twice at most.
+		if (res.status === 503 && text.includes('Database is not ready') && attempt <= 2) {
+			await sleep(5000);
+			return call(method, path, body, attempt + 1);
+		}
 		let json;
 		try {
 			json = JSON.parse(text);
@@ -112,7 +117,7 @@ export function rest(base) {
 	/** The node types the editor is served: a loaded machine's n8n may answer before it wrote them (not yet a list). */
 	const nodeTypes = async () => {
 		let seen;
-		const types = await until(async () => ((seen = await call('GET', '/types/nodes.json')), Array.isArray(seen.json) && seen.json), 60_000, 2000);
+		const types = await until(async () => ((seen = await call('GET', '/types/nodes.json')), Array.isArray(seen.json) && seen.json), 180_000, 2000);
 		return types || die(`/types/nodes.json answered ${seen?.status}: ${String(seen?.text).slice(0, 200)}`);
 	};
 	return {
@@ -144,7 +149,12 @@ export function rest(base) {
  */
 export function credentials(file, creds) {
 	const { simulatorCredential } = createRequire(import.meta.url)(join(ROOT, '.dev-dist/sandbox/credentialFile.js'));
-	const pai = ({ id, name, url }) => simulatorCredential(url, { id, name });
+	// `accessToken`: the credential's Access Token (a customer's authorisation), sent with its every request.
+	const pai = ({ id, name, url, accessToken }) => {
+		const entry = simulatorCredential(url, { id, name });
+		if (accessToken) entry.data.accessToken = accessToken;
+		return entry;
+	};
 	const other = {
 		openAiApi: (c) => ({ apiKey: 'sk-local-fake-key', url: c.url }),
 		slackApi: () => ({ accessToken: 'xoxb-local-fake-token' }), // reaches no Slack: here nothing leaves the machine
@@ -152,7 +162,8 @@ export function credentials(file, creds) {
 	writeFileSync(file, JSON.stringify(creds.map((c) => (other[c.type] ? { id: c.id, name: c.name, type: c.type, data: other[c.type](c) } : pai(c)))));
 	return file;
 }
-export const SMOKE_CREDENTIAL = { id: 'PaiSmokeCred0001', name: 'Partner Account Inquiry API account' };
+// Named as the examples name theirs, so that `n8n import:workflow` of an example as it is resolves it.
+export const SMOKE_CREDENTIAL = { id: 'PaiSmokeCred0001', name: 'Partner Account Inquiry account' };
 
 /** The gateway simulator (built by npm run build:dev) in its own process: simulator.mjs. */
 export async function startSimulator(log, port) {
@@ -173,7 +184,9 @@ export async function startSimulator(log, port) {
 		admin: (action, body) => post(`${url}/__admin/${action}`, body),
 		/** A method of the Simulator object (sandbox/types.ts), for what the admin routes do not offer. */
 		call: (method, ...args) => post(`${base}/call/${method}`, args),
-		/** Every API request so far: { at, op, customer, id, token, code }. */
+		/** A port of its own into the simulator (a TCP pass-through): requests through it are logged with `via: name`. */
+		front: (name) => sim.call('front', name),
+		/** Every API request so far: { at, op, customer, account, id, token, via, code }. */
 		requests: async (attempt = 1) => {
 			try {
 				return (await getJson(`${base}/requests`)).json;

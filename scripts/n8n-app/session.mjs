@@ -6,20 +6,22 @@ import { join } from 'node:path';
 
 import { PACKAGE, ROOT, VERSION, die, freePort, say, sleep } from './harness.mjs';
 import { installTarball } from './install.mjs';
+import { hostileCredentialTestChecks } from './credentialTestHostile.mjs';
 import { SMOKE_CREDENTIAL, cliMust, credentials, n8nEnv, rest, settledExecutions, startN8n, startSimulator } from './n8n.mjs';
-import { DURABLE, SCENARIOS, TRIGGER } from './scenarios.mjs';
+import { DURABLE, SCENARIOS, TRIGGER, frontCredentials } from './scenarios.mjs';
 
 /**
- * The polls of each workflow, from the simulator's request log: a poll is a burst of requests
- * carrying the workflow's ID as Access Token. `waitPolls` waits for `n` of them after `since` and
- * says what it expected when they do not come.
+ * The polls of each workflow, from the simulator's request log: a poll is a burst of requests that
+ * came through the workflow's own front (its credential's Base URL: scenarios.mjs `credentialOf`),
+ * logged `via` its ID. `waitPolls` waits for `n` of them after `since` and says what it expected
+ * when they do not come.
  */
 export function pollWatch(sim, tick) {
 	const gap = Math.min(5000, (tick * 1000) / 3);
 	let requests = [];
 	const polls = (id, since) => {
 		const out = [];
-		for (const r of requests.filter((q) => q.token === id)) {
+		for (const r of requests.filter((q) => q.via === id)) {
 			if (out.length && r.at - out.at(-1).end <= gap) out.at(-1).end = r.at;
 			else out.push({ start: r.at, end: r.at });
 		}
@@ -85,11 +87,12 @@ export async function runSession(app, spec, { work, registry, tarball, results, 
 		},
 	};
 	const rows = spec.scenarios.map((name) => [name, SCENARIOS[name]]);
-	// Before n8n's first start: the credential, the package, the simulator's state, the workflows.
-	await cliMust(app, processEnv, ['import:credentials', `--input=${credentials(join(dir, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }])}`], log('import-credentials'));
+	// Before n8n's first start: the credentials (each trigger's its own), the package, the simulator's state, the workflows.
+	const flows = rows.flatMap(([name, s]) => s.workflows(ctx).map((f) => ({ ...f, scenario: name })));
+	const own = await frontCredentials(sim, flows.map((f) => f.workflow));
+	await cliMust(app, processEnv, ['import:credentials', `--input=${credentials(join(dir, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }, ...own])}`], log('import-credentials'));
 	if (spec.install === 'tarball') await installTarball(app, user, tarball, processEnv, check);
 	else await installInEditor(app, processEnv, log('n8n'), check);
-	const flows = rows.flatMap(([name, s]) => s.workflows(ctx).map((f) => ({ ...f, scenario: name })));
 	mkdirSync(join(dir, 'workflows'), { recursive: true });
 	for (const f of flows) writeFileSync(join(dir, 'workflows', `${f.workflow.id}.json`), JSON.stringify(f.workflow));
 	await cliMust(app, processEnv, ['import:workflow', '--separate', `--input=${join(dir, 'workflows')}`], log('import-workflows'));
@@ -144,7 +147,11 @@ export async function runSession(app, spec, { work, registry, tarball, results, 
 		await start('started again');
 		await Promise.all(triggers.map((id) => ctx.waitPolls(id, 2, ctx.launchedAt, 'two polls after the restart').catch((error) => check(false, `${id} polled after the restart`, error.message))));
 		await phase('after', before);
-		if (spec.install === 'editor') await appChecks(n8n.url, sim.url, check);
+		if (spec.install === 'editor') {
+			await appChecks(n8n.url, sim.url, check);
+			// The credential's Test against a 1 GiB answer and a dripping one: n8n's memory, bytes read, connection (credentialTestHostile.mjs).
+			await hostileCredentialTestChecks({ url: n8n.url, pid: n8n.proc.pid, check, log: log('simulator-hostile') }).catch((error) => check(false, 'credential Test against hostile answers ran', error.stack));
+		}
 	} catch (error) {
 		check(false, 'the session ran to its end', error.stack);
 	} finally {
@@ -219,8 +226,8 @@ export async function credentialTestChecks(r, simUrl, step) {
 		['credential Test explains an unknown Client ID', { clientId: 'NOT_A_CLIENT_0001' }, /^The API answered INVALID_CLIENT: .*Check the Client ID and the Gateway/],
 		["credential Test explains a Private Key the gateway doesn't know", { privateKey: key('test/fixtures/keys/other-private.pkcs8.pem') }, /^The API answered INVALID_SIGNATURE: .*Private Key .* Key Version/],
 		['credential Test explains a Key Version the gateway does not know', { keyVersion: '2' }, /^The API answered INVALID_SIGNATURE: .*Private Key .* Key Version/],
-		['credential Test explains a wrong Service Public Key (the answer does not verify)', { servicePublicKey: key('test/fixtures/keys/service-public.spki.pem') }, /^The response signature could not be verified: .*Service Public Key/],
-		['credential Test explains your own public key pasted as Service Public Key', { servicePublicKey: key('sandbox/keys/demo-partner-public.pem') }, /^The Service Public Key in the credential is your own public key/],
+		['credential Test explains a wrong Service Public Key (the answer does not verify)', { servicePublicKey: key('test/fixtures/keys/service-public.spki.pem') }, /^The answer's signature does not match its body\. .*Service Public Key/],
+		['credential Test explains your own public key pasted as Service Public Key', { servicePublicKey: key('sandbox/keys/demo-partner-public.pem') }, /^The credential's Service Public Key is your own public key, not the service's/],
 		['credential Test explains a gateway that cannot be reached', { baseUrl: `http://127.0.0.1:${await freePort()}` }, /^No answer from the gateway: .*Check the Gateway .*Base URL/],
 	]) {
 		await step(title, async () => {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { SMOKE } from './workflows.mjs';
+import { ACCOUNTS, AGENT_QUESTIONS, SMOKE, TOKEN_CREDENTIALS } from './workflows.mjs';
 import { HERE, PACKAGE, ROOT, bg, die, freePort, until } from './harness.mjs';
 import { installTarball } from './install.mjs';
 import { SMOKE_CREDENTIAL, cli, cliMust, credentials, n8nEnv, startSimulator } from './n8n.mjs';
@@ -18,10 +18,12 @@ const SEND = 'n8n-nodes-base.slack';
  * A working copy of an example, for running it: its own ID and name; every Slack node a No
  * Operation stand-in of the same name (what it would post is its input); with `cron`, the package's
  * trigger polling on that schedule; with `manual`, its Schedule Trigger a Manual Trigger of the same
- * name (`n8n execute` starts only from one); with `exportDir`, files written there. The rest is the example's.
+ * name unless it has one (`n8n execute` starts only from one: the examples' *Run now*); with
+ * `exportDir`, files written there. The rest is the example's.
  */
-export function workingCopy(example, { id, name, cron, manual, exportDir }) {
+export function workingCopy(example, { id, name, cron, manual: wanted, exportDir }) {
 	const copy = { ...structuredClone(example), id, name, active: false };
+	const manual = wanted && !example.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger');
 	copy.nodes = copy.nodes.map((node) => {
 		const keep = { id: node.id, name: node.name, position: node.position };
 		if (node.type === SEND) return { ...keep, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
@@ -48,28 +50,52 @@ export function readExample(file) {
 }
 
 /**
- * The subjects a Watch Many quota trigger's pasted text names, each with its threshold (its own, else
- * the Threshold), how its alert names it, the simulator's key, whether it starts below its threshold or
- * fails (the simulator answers it with an error code).
+ * Quota lines as the examples and the trigger's Quotas as Text take them, read here again: whose
+ * account (`own` or a customer's Connected Account ID), method, ID, currency, trade type (BENEFICIARY
+ * only), threshold; `#` lines and blank ones skipped.
+ */
+export function quotaLines(text) {
+	return String(text).split('\n').map((line) => line.split(/[,;\t]/).map((f) => f.trim())).filter((f) => f[0] && !f[0].startsWith('#')).map(([account, method, id, currency, ...rest]) => {
+		const tradeType = method === 'BENEFICIARY' ? rest.shift() : '';
+		return { account, method, id, currency, tradeType, threshold: Number(rest[0]) };
+	});
+}
+/** A quota as the examples' messages and the node's `subject` name it: whose, method, ID (an account number by its last four), currency, trade type. */
+export const quotaLabel = (q) => [q.account, q.method, ['RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT'].includes(q.method) ? `****${String(q.id).slice(-4)}` : q.id, q.currency, q.tradeType].filter(Boolean).join(' ');
+
+/**
+ * The quotas a quota trigger watches (its rows, then its Quotas as Text), each with its threshold, its
+ * label (its `subject`), the simulator's key, whether it starts below its threshold or fails (the
+ * simulator answers it with an error code).
  */
 export function floorSubjects(trigger) {
-	return trigger.parameters.subjectsText.split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((line) => {
-		const [method, id, currency, ...rest] = line.split(/[,;\t]/).map((f) => f.trim());
-		const tradeType = method === 'BENEFICIARY' ? rest.shift() : undefined;
-		const threshold = Number(rest[0] || trigger.parameters.threshold);
-		const key = tradeType ? `${id}:${tradeType}` : id;
-		const { amount } = simulated(method, key, currency);
-		const label = method.endsWith('ACCOUNT') ? `${method} ****${id.slice(-4)} ${currency}` : [method, id, currency, tradeType].filter(Boolean).join(' ');
-		return { method, key, currency, threshold, label, fails: amount === undefined, below: amount < threshold, minor: (major) => String(Math.round(major * 10 ** MINOR_DIGITS[currency])) };
+	const rows = (trigger.parameters.quotas?.quota ?? []).map((r) => ({ account: r.connectedAccountId ?? 'own', method: r.quotaAccumulationMethod, id: r.quotaAccumulationId, currency: r.currency, tradeType: r.tradeType ?? '', threshold: Number(r.threshold) }));
+	return [...rows, ...quotaLines(trigger.parameters.options?.quotasText ?? '')].map((q) => {
+		const key = q.tradeType ? `${q.id}:${q.tradeType}` : q.id;
+		const { amount } = simulated(q.method, key, q.currency, q.account);
+		return { ...q, key: q.account === 'own' ? key : `${q.account}/${key}`, label: quotaLabel(q), fails: amount === undefined, below: amount < q.threshold, minor: (major) => String(Math.round(major * 10 ** MINOR_DIGITS[q.currency])) };
 	});
 }
 
-/** What the simulator holds for a quota subject: { amount } in major units, or { code }. */
-export function simulated(method, id, currency) {
-	const record = quotaRecord(method, id) ?? die(`the simulator no longer knows ${method} ${id}`);
+/**
+ * What the simulator holds for a quota subject of `account` (`own`, or a customer's Connected
+ * Account ID: its own quota, else your own account's, as sandbox/accounts.ts answers): { amount } in
+ * major units, or { code }.
+ */
+export function simulated(method, id, currency, account = 'own') {
+	const record = (account === 'own' ? undefined : quotaRecord(method, `${account}/${id}`)) ?? quotaRecord(method, id) ?? die(`the simulator no longer knows ${account} ${method} ${id}`);
 	if ('code' in record) return { code: record.code };
-	if (record.currency !== currency) die(`the simulator holds ${method} ${id} in ${record.currency}, not ${currency}`);
+	if (record.currency !== currency) die(`the simulator holds ${account} ${method} ${id} in ${record.currency}, not ${currency}`);
 	return { amount: Number(record.value) / 10 ** MINOR_DIGITS[currency] };
+}
+/**
+ * The line the quota examples write for a quota (their "Alert text" / "What needs attention"), read
+ * here again: below its threshold, or not checked with the gateway's code; '' when fine.
+ */
+export function attention(q) {
+	const { amount, code } = simulated(q.method, q.tradeType ? `${q.id}:${q.tradeType}` : q.id, q.currency, q.account);
+	if (code) return `${quotaLabel(q)}: not checked, the gateway answered ${code}`;
+	return amount < q.threshold ? `${quotaLabel(q)}: ${amount} available, below its threshold of ${q.threshold}` : '';
 }
 
 const check = (ok, message) => ok || die(message);
@@ -98,8 +124,25 @@ export const CASES = {
 		const out = items(run, 'Get Many Beneficiaries');
 		sameTokens(out, beneficiaries('CUST_LARGE'), 'Return All');
 		check(out.every((i) => typeof i.json.extendInfo === 'object'), 'a field the spec does not name (extendInfo) was dropped');
-		check(out.every((i) => i.json._listedFor?.customerId === 'CUST_LARGE'), 'an item does not say whose list it came from (_listedFor.customerId, always added)');
-		return '320 items, 320 distinct beneficiaryToken values, in API order (7 pages of 50), extendInfo kept, each _listedFor CUST_LARGE';
+		check(out.every((i) => Object.keys(i.json)[0] === 'whoseAccount' && i.json.whoseAccount === 'CUST_LARGE'), 'an item does not say first whose list it came from (whoseAccount)');
+		return '320 items (Simplify and Mask Bank Details off), 320 distinct beneficiaryToken values, in API order (7 pages of 50), extendInfo kept, each whoseAccount CUST_LARGE first';
+	},
+	'list-default': ({ run }) => {
+		const out = items(run, 'Get Many Beneficiaries').map((i) => i.json);
+		const all = beneficiaries('CUST_LARGE');
+		const order = ['whoseAccount', 'accountName', 'beneficiaryNick', 'bankAccountIBAN', 'bankAccountNo', 'bankName', 'currency', 'status', 'referenceBeneficiaryId'];
+		check(out.length === all.length && JSON.stringify(refsOf(out)) === JSON.stringify(refsOf(all)), `${out.length} items, not CUST_LARGE's ${all.length} in API order`);
+		out.forEach((j, i) => {
+			const b = all[i];
+			const keys = Object.keys(j);
+			const bank = b.bankAccountIBAN ? 'bankAccountIBAN' : 'bankAccountNo';
+			check(keys.length <= 10 && JSON.stringify(keys) === JSON.stringify(order.filter((k) => k in j)) && j.whoseAccount === 'CUST_LARGE', `item ${i}: fields ${keys.join(', ')}`);
+			check(!(bank === 'bankAccountIBAN' && 'bankAccountNo' in j) && j[bank] === `****${b[bank].slice(-4)}`, `item ${i}: ${bank} ${JSON.stringify(j[bank])}, expected ****${b[bank].slice(-4)}`);
+		});
+		const leaked = WHOLE.filter((v) => JSON.stringify(out).includes(v));
+		check(leaked.length === 0, `${leaked.length} whole bank values in the items`);
+		const most = Math.max(...out.map((j) => Object.keys(j).length));
+		return `the default item (Simplify, Mask Bank Details on): ${out.length} items in API order, at most ${most} fields each (whoseAccount first, simplify.ts's order), the IBAN (else the account number) as **** and its last four, no whole bank value`;
 	},
 	'list-filtered': ({ run }) => {
 		const out = items(run, 'Get Many Beneficiaries');
@@ -119,9 +162,39 @@ export const CASES = {
 	'list-limit': ({ run }) => (sameTokens(items(run, 'Get Many Beneficiaries'), beneficiaries('CUST_LARGE').slice(0, 60), 'Limit 60 of CUST_LARGE'), '60 items, the first 60 of CUST_LARGE (2 of its 7 pages of 50)'),
 	quota: ({ run }) => {
 		const out = items(run, 'Get Available Quota').map((i) => i.json);
-		check(out.length === 1 && out[0].availableQuotaAmount === 12500 && out[0].availableQuota?.currency === 'USD' && String(out[0].availableQuota?.value) === '1250000' && out[0].quotaAccumulationId === 'U-1001',
+		check(out.length === 1 && out[0].whoseAccount === 'own' && out[0].subject === 'own USER_ID U-1001 USD' && out[0].availableQuotaAmount === 12500 && out[0].availableQuota?.currency === 'USD' && out[0].availableQuota?.value === '1250000' && out[0].quotaAccumulationId === 'U-1001',
 			`got ${JSON.stringify(out).slice(0, 300)}`);
-		return 'U-1001: availableQuotaAmount 12500 (USD 1250000 minor units)';
+		return 'own U-1001: whoseAccount own, subject "own USER_ID U-1001 USD", availableQuotaAmount 12500 (USD "1250000" minor units, a string)';
+	},
+	'quota-accounts': ({ run, requests }) => {
+		const out = items(run, 'Get Available Quota');
+		const want = ACCOUNTS.map(([account, id]) => ({ account, id, subject: `${account} USER_ID ${id} USD`, amount: simulated('USER_ID', id, 'USD', account).amount }));
+		check(new Set(want.map((w) => w.amount)).size === 3, 'the data set no longer gives the three accounts different amounts');
+		const got = out.map((i) => [i.json.whoseAccount, i.json.subject, i.json.availableQuotaAmount, i.pairedItem?.item]);
+		check(JSON.stringify(got) === JSON.stringify(want.map((w, i) => [w.account, w.subject, w.amount, i])), `items ${JSON.stringify(got)}`);
+		const sent = requests.filter((r) => r.op === 'quota').map((r) => [r.id, r.account ?? null, r.code]).sort();
+		check(JSON.stringify(sent) === JSON.stringify(want.map((w) => [w.id, w.account === 'own' ? null : w.account, 'SUCCESS'])), `the simulator was asked ${JSON.stringify(sent)}`);
+		return `one execution, three items: ${want.map((w) => `${w.subject} ${w.amount}`).join(', ')}, each naming its whoseAccount and subject; its three requests each with exactly its own Connected-AccountId header (none for own)`;
+	},
+	'access-token': ({ run, requests }) => {
+		const [acc, small] = [TOKEN_CREDENTIALS.ACC_0002.accessToken, TOKEN_CREDENTIALS.CUST_SMALL.accessToken];
+		const own = items(run, 'Own quota').map((i) => i.json);
+		const customer = items(run, 'ACC_0002 quota').map((i) => i.json);
+		check(own.length === 1 && own[0].whoseAccount === 'own' && own[0].availableQuotaAmount === 12500, `Own quota gave ${JSON.stringify(own).slice(0, 300)}`);
+		check(customer.length === 1 && customer[0].whoseAccount === 'ACC_0002' && customer[0].availableQuotaAmount === simulated('USER_ID', 'U-2001', 'USD', 'ACC_0002').amount, `ACC_0002 quota gave ${JSON.stringify(customer).slice(0, 300)}`);
+		check(JSON.stringify(refsOf(items(run, 'Own beneficiaries').map((i) => i.json))) === JSON.stringify(refsOf(beneficiaries(''))), 'Own beneficiaries did not list your own account\'s payees');
+		const listed = items(run, 'CUST_SMALL beneficiaries').map((i) => i.json);
+		check(JSON.stringify(refsOf(listed)) === JSON.stringify(refsOf(beneficiaries('CUST_SMALL'))) && listed.every((j) => j.whoseAccount === 'CUST_SMALL'), `CUST_SMALL beneficiaries gave ${JSON.stringify(listed).slice(0, 300)}`);
+		const refused = items(run, 'Own quota, ACC_0002 credential').map((i) => i.json);
+		check(refused.length === 1 && /Access Token/.test(String(refused[0].error)) && refused[0].availableQuotaAmount === undefined, `own through the ACC_0002 credential gave ${JSON.stringify(refused).slice(0, 300)}`);
+		// Each request with exactly its credential's token: ACC_0002's quota and CUST_SMALL's pages theirs, your own account's none; the refused one sent nothing.
+		const seen = requests.map((r) => ({ whose: r.op === 'quota' ? r.account ?? 'own' : r.customer || 'own', op: r.op, token: r.token ?? null }));
+		const expected = { own: null, ACC_0002: acc, CUST_SMALL: small };
+		const wrong = seen.filter((r) => !(r.whose in expected) || r.token !== expected[r.whose]);
+		const quotas = seen.filter((r) => r.op === 'quota').map((r) => r.whose).sort();
+		const lists = [...new Set(seen.filter((r) => r.op === 'list').map((r) => r.whose))].sort();
+		check(wrong.length === 0 && JSON.stringify(quotas) === JSON.stringify(['ACC_0002', 'own']) && JSON.stringify(lists) === JSON.stringify(['CUST_SMALL', 'own']), `the simulator saw ${JSON.stringify(seen.map((r) => ({ ...r, token: r.token && `${r.token.slice(0, 4)}…` })))}`);
+		return `two customers' credentials of their own, each holding its Access Token, beside the plain one in one execution: ACC_0002's quota request carried ACC_0002's token, CUST_SMALL's listing (${listed.length} payees) CUST_SMALL's, your own account's quota and listing none (${seen.length} requests); own through ACC_0002's credential refused, nothing sent: "${String(refused[0].error).slice(0, 160)}"`;
 	},
 	'quota-expressions': ({ run }) => {
 		const got = items(run, 'Get Available Quota').map((i) => [i.json.quotaAccumulationId, i.json.availableQuota?.currency, i.json.availableQuotaAmount, i.pairedItem?.item]);
@@ -131,65 +204,71 @@ export const CASES = {
 	'quota-error': ({ run, exitCode, out }) => {
 		check(exitCode !== 0 && out.includes('CONTRACT_CHECK_FAIL') && run.status === 'error', `n8n execute exited ${exitCode}, status ${run.status}`);
 		const { error } = run.data.resultData;
-		check(String(error?.message).includes('CONTRACT_CHECK_FAIL') && error.node?.name === 'Get Available Quota' && /contract/i.test(String(error.description)), `the error is ${JSON.stringify(error).slice(0, 300)}`);
+		check(String(error?.message).startsWith('own USER_ID U-CONTRACT USD: ') && String(error?.message).includes('CONTRACT_CHECK_FAIL') && error.node?.name === 'Get Available Quota' && /contract/i.test(String(error.description)), `the error is ${JSON.stringify(error).slice(0, 300)}`);
 		return `n8n execute fails as it must: "${error.message}", with what to do`;
 	},
 	'quota-continue-on-fail': ({ run }) => {
 		const out = items(run, 'Get Available Quota').map((i) => i.json);
-		check(out.length === 1 && out[0].resultCode === 'CONTRACT_CHECK_FAIL' && out[0].resultStatus === 'F' && String(out[0].error).includes('CONTRACT_CHECK_FAIL'), `got ${JSON.stringify(out).slice(0, 300)}`);
-		return `error item { resultCode: CONTRACT_CHECK_FAIL, resultStatus: F, error: "${out[0].error}" }`;
+		check(out.length === 1 && out[0].whoseAccount === 'own' && out[0].resultCode === 'CONTRACT_CHECK_FAIL' && out[0].resultStatus === 'F' && String(out[0].error).includes('CONTRACT_CHECK_FAIL'), `got ${JSON.stringify(out).slice(0, 300)}`);
+		return `error item { whoseAccount: own, resultCode: CONTRACT_CHECK_FAIL, resultStatus: F, error: "${out[0].error}" }`;
 	},
 	'export-csv': ({ exportDir }) => {
 		const file = join(exportDir, 'beneficiaries.csv');
 		check(existsSync(file), `${file} was not written`);
 		const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/).filter(Boolean);
-		check(lines.length === 321 && lines[0].split(',').includes('beneficiaryToken'), `the CSV has ${lines.length} lines, header ${lines[0].slice(0, 100)}`);
+		check(lines.length === 321 && lines[0].split(',')[0] === 'whoseAccount' && lines[0].split(',').includes('beneficiaryToken'), `the CSV has ${lines.length} lines, header ${lines[0].slice(0, 100)}`);
 		check(lines.slice(1).every((l, i) => l.includes(beneficiaries('CUST_LARGE')[i].beneficiaryToken)) && lines.some((l) => l.includes('深圳市前海贸易有限公司')), 'a row does not hold its beneficiary, or a non-ASCII name broke');
-		return 'beneficiaries.csv: a header and 320 rows in API order, non-ASCII names intact';
+		return 'beneficiaries.csv: a header (whoseAccount first) and 320 rows in API order, non-ASCII names intact';
 	},
 	'agent-tool': ({ run, llmLog }) => {
-		const [quota, failure, listing, own] = items(run, 'AI Agent').map((i) => String(i.json.output ?? ''));
-		check(/"availableQuotaAmount":\s*12500\b/.test(quota) && quota.includes('"quotaAccumulationId":"U-1001"'), `the U-1001 answer: ${quota.slice(0, 300)}`);
-		check(failure.includes('"resultCode":"CONTRACT_CHECK_FAIL"'), `the U-CONTRACT answer: ${failure.slice(0, 300)}`);
-		const listed = (text) => refsOf(JSON.parse(text.replace(/^Tool result: /, '') || '[]'));
+		const answers = items(run, 'AI Agent').map((i) => String(i.json.output ?? ''));
+		check(answers.length === AGENT_QUESTIONS.length, `${answers.length} answers to ${AGENT_QUESTIONS.length} questions`);
+		const [quota, customer, failure, empty, listing, own] = answers;
+		const result = (text) => JSON.parse(text.replace(/^Tool result: /, '') || 'null');
+		const first = (text) => [result(text)].flat()[0] ?? {};
+		check(first(quota).whoseAccount === 'own' && first(quota).availableQuotaAmount === 12500 && first(quota).quotaAccumulationId === 'U-1001', `the own U-1001 answer: ${quota.slice(0, 300)}`);
+		check(first(customer).whoseAccount === 'ACC_0002' && first(customer).subject === 'ACC_0002 USER_ID U-2001 USD' && first(customer).availableQuotaAmount === simulated('USER_ID', 'U-2001', 'USD', 'ACC_0002').amount, `the ACC_0002 U-2001 answer: ${customer.slice(0, 300)}`);
+		check(first(failure).resultCode === 'CONTRACT_CHECK_FAIL' && first(failure).whoseAccount === 'own', `the U-CONTRACT answer: ${failure.slice(0, 300)}`);
+		check(/Connected Account ID is empty/.test(empty) && !empty.includes('availableQuota'), `the answer to a question naming no account: ${empty.slice(0, 300)}`);
+		const listed = (text) => refsOf([result(text) ?? []].flat());
 		check(JSON.stringify(listed(listing)) === JSON.stringify(refsOf(beneficiaries('CUST_SMALL').filter((b) => b.accountName.includes('深圳')))), `the beneficiaries tool gave ${listing.slice(0, 300)}`);
 		check(JSON.stringify(listed(own)) === JSON.stringify(refsOf(beneficiaries(''))), `the own-account tool gave ${own.slice(0, 300)}`);
+		const shapes = [listing, own].flatMap((text) => [result(text) ?? []].flat());
+		check(shapes.every((b) => Object.keys(b).length <= 10 && Object.keys(b)[0] === 'whoseAccount' && !('beneficiaryToken' in b) && String(b.bankAccountIBAN ?? b.bankAccountNo).startsWith('****')), `a beneficiary reached the model unsimplified or unmasked: ${JSON.stringify(shapes.find((b) => Object.keys(b).length > 10 || !String(b.bankAccountIBAN ?? b.bankAccountNo).startsWith('****')))}`);
 		const offered = new Map(readFileSync(llmLog, 'utf8').trim().split('\n').flatMap((l) => JSON.parse(l).body?.tools ?? []).map((t) => [t.function.name, Object.keys(t.function.parameters?.properties ?? {}).sort().join(', ')]));
-		for (const [name, args] of Object.entries({ Get_available_quota: 'currency, userId', List_beneficiaries: 'accountName, customerId', List_my_own_beneficiaries: 'accountName' })) {
+		for (const [name, args] of Object.entries({ Get_available_quota: 'account, currency, userId', List_beneficiaries: 'accountName, customerId', List_my_own_beneficiaries: 'accountName' })) {
 			check(offered.get(name) === args, `n8n offered ${name} {${offered.get(name)}}, expected {${args}}`);
 		}
-		return "examples/ai-agent-tool.json's three tools offered to the model with their $fromAI() keys; U-1001 answered 12500, U-CONTRACT resultCode CONTRACT_CHECK_FAIL, CUST_SMALL 深圳 its 2 payees, the own account its 12";
+		return "examples/ai-agent-tool.json's three tools offered to the model with their $fromAI() keys; own U-1001 answered 12500, ACC_0002's U-2001 5000, U-CONTRACT resultCode CONTRACT_CHECK_FAIL (whoseAccount own), an empty account refused (\"Connected Account ID is empty\"), CUST_SMALL 深圳 its 2 payees, the own account its 12, each simplified and masked";
 	},
 	'example-daily-quota-check': ({ run }) => {
 		const [a] = items(run, 'Account and threshold').map((i) => i.json);
-		const { amount } = simulated(a.method, a.tradeType ? `${a.id}:${a.tradeType}` : a.id, a.currency);
-		check(amount < a.threshold, `the data set no longer puts ${a.id} below ${a.threshold}`);
+		const want = attention(a);
+		check(want.includes('below its threshold'), `the data set no longer puts ${a.id} below ${a.threshold}`);
 		const message = sent(run);
-		check(message.includes(a.id) && message.includes(String(amount)) && message.includes(String(a.threshold)), `the alert is ${JSON.stringify(message)}`);
+		check(message === want, `the alert is ${JSON.stringify(message)}, expected ${JSON.stringify(want)}`);
 		return `one alert reached "Post to your Slack channel": "${message}"`;
 	},
 	'example-many-accounts-quota-check': ({ run }) => {
-		const accounts = items(run, 'Accounts and their thresholds').map((i) => i.json);
-		let low = 0;
-		let failed = 0;
+		const quotas = items(run, 'One item per quota').map((i) => i.json);
+		const want = manyAccountsMessage(quotas);
 		const message = sent(run);
-		for (const a of accounts) {
-			const q = simulated(a.method, a.tradeType ? `${a.id}:${a.tradeType}` : a.id, a.currency);
-			// Named as the recipe names it: `B-4001 (BENEFICIARY SERVICE, USD)`, an account number by its last four.
-			const shown = ['RECEIVING_ACCOUNT', 'VIRTUAL_ACCOUNT'].includes(a.method) ? `****${String(a.id).slice(-4)}` : a.id;
-			const named = message.includes(`${shown} (${a.method === 'BENEFICIARY' ? `${a.method} ${a.tradeType}` : a.method}, ${a.currency})`);
-			if (q.code) check(named && message.includes(q.code), `${a.id} (${q.code}) is not named with its code`), failed++;
-			else if (q.amount < a.threshold) check(named, `${a.id} (${q.amount} below ${a.threshold}) is not named`), low++;
-			else check(!named, `${a.id} (${q.amount}, threshold ${a.threshold}) is named though fine`);
-		}
-		check(low >= 2 && failed >= 1 && low + failed < accounts.length, `the example's accounts no longer cover low (${low}), failed (${failed}) and fine ones`);
-		return `one message for ${accounts.length} accounts names exactly the ${low} below their threshold and the ${failed} that failed, by result code`;
+		check(message === want, `the message is ${JSON.stringify(message)}, expected ${JSON.stringify(want)}`);
+		return `one message for ${quotas.length} quotas, yours and your customers', naming exactly those below their threshold and those that failed, by result code: ${JSON.stringify(message)}`;
+	},
+	'example-many-accounts-all-fine': ({ run }) => {
+		const quotas = items(run, 'One item per quota').map((i) => i.json);
+		check(quotas.length === 2 && quotas.every((q) => !attention(q)), `the lines ${JSON.stringify(quotas)} are not all fine quotas`);
+		const ran = Object.keys(run.data.resultData.runData);
+		const after = ['All of them together', 'Build one message', 'Post to your Slack channel'].filter((n) => ran.includes(n));
+		check(after.length === 0, `with nothing to report these nodes ran anyway: ${after.map((n) => `"${n}" (${(run.data.resultData.runData[n][0]?.data?.main?.[0] ?? []).map((i) => JSON.stringify(i.json)).join(', ')})`).join('; ')}`);
+		return `every quota fine (${quotas.map(quotaLabel).join(', ')}): nothing reached "Post to your Slack channel", as its note says`;
 	},
 	'example-weekly-beneficiary-export': ({ exportDir }) => {
-		const file = readdirSync(exportDir).find((f) => /^beneficiaries-\d{4}-\d\d-\d\d\.csv$/.test(f)) ?? die('no beneficiaries-<date>.csv was written');
+		const file = readdirSync(exportDir).find((f) => EXPORT_FILE.test(f)) ?? die(`no beneficiaries-<date>-<time>-<execution>.csv was written: ${readdirSync(exportDir).join(', ')}`);
 		const lines = readFileSync(join(exportDir, file), 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/).filter(Boolean);
-		check(lines.length === 13 && beneficiaries('').every((b, i) => lines[i + 1].includes(b.referenceBeneficiaryId)), `${file} has ${lines.length} lines`);
-		return `${file}: a header and the own account's 12 payees, in order`;
+		check(lines.length === 13 && lines[0].startsWith('Whose account,') && beneficiaries('').every((b, i) => lines[i + 1].startsWith('own,') && lines[i + 1].includes(b.referenceBeneficiaryId)), `${file} has ${lines.length} lines: ${lines.slice(0, 2).join(' | ')}`);
+		return `${file}: a header (Whose account first) and the own account's 12 payees, in order`;
 	},
 	'quota-ssrf-blocked': ({ run, exitCode }) => {
 		const { error } = run.data.resultData;
@@ -199,6 +278,22 @@ export const CASES = {
 	},
 	'quota-ssrf-allowed': (r) => `SSRF protection on, N8N_SSRF_ALLOWED_IP_RANGES=127.0.0.0/8: the quota run succeeds (${CASES.quota(r)})`,
 };
+/** Quota lines all above their thresholds (yours and a customer's), for many-accounts-quota-check's "nothing is sent". */
+const FINE_QUOTAS = 'own, RECEIVING_ACCOUNT, RA-2001, USD, 100000\nACC_0003, USER_ID, U-3001, USD, 50000';
+/** The weekly export's file: named by the date, time and execution, so no run overwrites another. */
+export const EXPORT_FILE = /^beneficiaries-\d{4}-\d\d-\d\d-\d{6}-\d+\.csv$/;
+/**
+ * many-accounts-quota-check's one message for its quotas (each { account, method, id, currency,
+ * tradeType, threshold }), read here again: the count of those needing attention, then a line each.
+ */
+export function manyAccountsMessage(quotas) {
+	const lines = quotas.map(attention).filter(Boolean);
+	const failed = lines.filter((l) => l.includes('not checked')).length;
+	if (!failed || lines.length - failed < 2 || lines.length === quotas.length || !quotas.some((q) => q.account === 'own') || !quotas.some((q) => q.account !== 'own')) {
+		die(`the example's quotas no longer cover low, failed and fine ones, yours and your customers' (${lines.length} of ${quotas.length} named)`);
+	}
+	return `FX settlement quota: ${lines.length} of ${quotas.length} need attention\n${lines.map((l) => `- ${l}`).join('\n')}`;
+}
 /** Runs whose data must hold no whole bank value: the examples' (the weekly export's job is a file of them, as its note says). */
 const MASKED = ['agent-tool', 'example-daily-quota-check', 'example-many-accounts-quota-check'];
 
@@ -234,7 +329,7 @@ export async function runSmoke(app, { work, registry, tarball, results, logs }) 
 	const env = n8nEnv(app, user, { ...registry.clientEnv, PAI_SMOKE_EXPORT_DIR: exportDir, N8N_RESTRICT_FILE_ACCESS_TO: exportDir });
 	try {
 		await until(async () => (await fetch(`http://127.0.0.1:${llmPort}/v1/models`)).ok, 20_000);
-		await cliMust(app, env, ['import:credentials', `--input=${credentials(join(dir, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }, { id: 'PaiSmokeOpenAi01', name: 'Local fake OpenAI', type: 'openAiApi', url: `http://127.0.0.1:${llmPort}/v1` }])}`]);
+		await cliMust(app, env, ['import:credentials', `--input=${credentials(join(dir, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }, ...Object.values(TOKEN_CREDENTIALS).map((c) => ({ ...c, url: sim.url })), { id: 'PaiSmokeOpenAi01', name: 'Local fake OpenAI', type: 'openAiApi', url: `http://127.0.0.1:${llmPort}/v1` }])}`]);
 		await installTarball(app, user, tarball, env);
 		// The smoke workflows; the agent's tool nodes taken from examples/ai-agent-tool.json as they are now.
 		const example = (name) => JSON.parse(readFileSync(join(ROOT, 'examples', `${name}.json`), 'utf8'));
@@ -247,6 +342,10 @@ export async function runSmoke(app, { work, registry, tarball, results, logs }) 
 		for (const [name, id] of [['daily-quota-check', 'PaiRunDaily'], ['many-accounts-quota-check', 'PaiRunMany'], ['weekly-beneficiary-export', 'PaiRunWeekly']]) {
 			runs.push([`example-${name}`, workingCopy(example(name), { id, name: `[run] examples/${name}.json`, manual: true, exportDir })]);
 		}
+		// Its note: "Nothing low and nothing failed: nothing is sent". The same workflow, its lines all fine quotas.
+		const fine = workingCopy(example('many-accounts-quota-check'), { id: 'PaiRunManyFine', name: '[run] examples/many-accounts-quota-check.json, every quota fine', manual: true });
+		(fine.nodes.find((n) => n.name === 'Your quotas, one a line') ?? die('many-accounts-quota-check.json has no "Your quotas, one a line"')).parameters.assignments.assignments[0].value = FINE_QUOTAS;
+		runs.push(['example-many-accounts-all-fine', fine]);
 		for (const [name, w] of runs) writeFileSync(join(dir, 'workflows', `${name}.json`), JSON.stringify(w));
 		await cliMust(app, env, ['import:workflow', '--separate', `--input=${join(dir, 'workflows')}`]);
 		const loaded = JSON.parse((await cliMust(app, env, ['export:nodes', `--output=${join(dir, 'nodes.json')}`]), readFileSync(join(dir, 'nodes.json'), 'utf8')));
@@ -255,11 +354,15 @@ export async function runSmoke(app, { work, registry, tarball, results, logs }) 
 			// It can also crash while printing: a run that printed no whole execution is run again, up to three times.
 			let result;
 			const printed = (r) => r.code !== 139 || /^\{/m.test(r.out) && (() => { try { return execution(r.out); } catch { return false; } })();
-			for (let attempt = 0; attempt < 3 && (!result || !printed(result)); attempt++) result = await cli(app, { ...env, ...extra }, ['execute', `--id=${id}`, '--rawOutput'], join(dir, `run-${name}.log`));
+			let from;
+			for (let attempt = 0; attempt < 3 && (!result || !printed(result)); attempt++) (from = Date.now()), (result = await cli(app, { ...env, ...extra }, ['execute', `--id=${id}`, '--rawOutput'], join(dir, `run-${name}.log`)));
+			const to = Date.now();
 			const { code, out } = result;
 			try {
 				if (code === 124) die('n8n execute did not finish in time');
-				const r = { run: execution(out), exitCode: code, out, exportDir, llmLog };
+				// The simulator's requests of this run (the runs go one after the other).
+				const requests = (await sim.requests()).filter((q) => q.at >= from && q.at <= to);
+				const r = { run: execution(out), exitCode: code, out, exportDir, llmLog, requests };
 				if (!name.includes('error') && !name.includes('blocked')) check([0, 139].includes(code) && r.run.status === 'success', `n8n execute exited ${code}, status ${r.run.status}`);
 				record(true, `${name}: ${CASES[name](r)}${code === 139 ? ' (n8n execute crashed on its way out twice, after printing the execution)' : ''}`);
 				if (MASKED.includes(name)) {

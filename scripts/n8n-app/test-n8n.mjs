@@ -18,6 +18,7 @@ try {
 	const { runSession, sessions } = await import('./session.mjs');
 	const { runSmoke } = await import('./smoke.mjs');
 	const { runShipped } = await import('./shipped.mjs');
+	const { runCrash, crashSetups, runTorn } = await import('./crash.mjs');
 	const registry = await startRegistry(work);
 	const tarball = await pack(join(work, 'pack'));
 	await registry.publish(tarball, 'latest');
@@ -38,6 +39,14 @@ try {
 				...sessions(line).filter((spec) => picked(spec.key)).map((spec) => [`session ${spec.key}`, () => runSession(app, spec, shared)]),
 				...(picked('shipped') ? [['the shipped examples', () => runShipped(app, shared)]] : []),
 				...(picked('smoke') ? [['the smoke run', () => runSmoke(app, shared)]] : []),
+				...(picked('crash') ? crashSetups(line).map((spec) => [`crash ${spec.key}`, () => runCrash(app, spec, shared)]) : []),
+				// 2.x durable cursors: a list torn while read, then a stop and a start; and the same with n8n dropping the poll.
+				...(picked('torn') && line === '2'
+					? [
+							['torn list', () => runTorn(app, { ...shared, rounds: 2 })],
+							['torn list, poll dropped', () => runTorn(app, { ...shared, rounds: 1, customers: ['CUST_FIVE_30', 'CUST_FIVE_31'], drop: true })],
+						]
+					: []),
 			];
 			// A job that throws (its setup: a CLI import out of time on a loaded machine) is one failed
 			// check naming it; the other jobs run to their end and their checks count.

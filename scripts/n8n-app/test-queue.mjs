@@ -21,7 +21,7 @@ const asPostgres = (cmd, args) => (root ? ['runuser', ['-u', 'postgres', '--', c
 let pg;
 try {
 	await buildDev();
-	const { SCENARIOS } = await import('./scenarios.mjs');
+	const { SCENARIOS, frontCredentials } = await import('./scenarios.mjs');
 	const { pollWatch } = await import('./session.mjs');
 	const { QUEUE } = await import('./workflows.mjs');
 	// 1. Redis and PostgreSQL (Debian's), on free loopback ports, their data in the work folder.
@@ -73,8 +73,10 @@ try {
 	};
 	mkdirSync(join(work, 'workflows'));
 	for (const w of QUEUE) writeFileSync(join(work, 'workflows', `${w.id}.json`), JSON.stringify(w));
-	writeFileSync(join(work, 'workflows', 'trigger.json'), JSON.stringify(SCENARIOS.liveTrigger.workflows(ctx)[0].workflow));
-	await cliMust(app, main, ['import:credentials', `--input=${credentials(join(work, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }])}`]);
+	const trigger = SCENARIOS.liveTrigger.workflows(ctx)[0].workflow;
+	writeFileSync(join(work, 'workflows', 'trigger.json'), JSON.stringify(trigger));
+	// The webhooks' credential, and the trigger's own (its Base URL its own front into the simulator: its polls are told apart by it).
+	await cliMust(app, main, ['import:credentials', `--input=${credentials(join(work, 'credentials.json'), [{ ...SMOKE_CREDENTIAL, url: sim.url }, ...(await frontCredentials(sim, [trigger]))])}`]);
 	await cliMust(app, main, ['import:workflow', '--separate', `--input=${join(work, 'workflows')}`]);
 	for (const id of ['PaiQueueList0001', 'PaiQueueQuota001', 'PaiLiveTrigger01']) await cliMust(app, main, ['publish:workflow', `--id=${id}`]);
 
@@ -147,6 +149,8 @@ try {
 	results.add(!!execution && [1, 2].some((n) => workerLog(n).includes(`Worker finished execution ${execution.id} `)), `the trigger's execution (id ${execution?.id}) was run by a worker, its polls by the main`);
 	const logs = [mainLog, ...[1, 2].map((n) => join(work, `worker${n}.log`))].flatMap((f) => readFileSync(f, 'utf8').split('\n')).filter((l) => /error|fail|warn/i.test(l) && /partner/i.test(l.replaceAll(CACHE, '')));
 	results.add(logs.length === 0, `neither the main nor a worker logged an error or warning about the package${logs.length ? `: ${logs.slice(0, 3).join(' | ')}` : ''}`);
+	// 7. A worker killed during a trigger's execution (crash.mjs).
+	await (await import('./crash.mjs')).crashQueue({ url: n8n.url, sim, workers, workerLog, sql, results });
 	await Promise.all([...workers.map((w) => w.stop()), n8n.stop(), sim.proc.stop()]);
 } catch (error) {
 	results.add(false, `test:queue could not run to its end: ${error.stack}`);
