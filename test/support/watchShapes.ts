@@ -72,3 +72,11 @@ export function watchedRecord(saved: IDataObject): IDataObject {
 /** Requests the simulator answered for the watched quota subject (U-1001) or customer. */
 export const requestsFor = (sim: () => Simulator, id: string) =>
 	sim().requests.filter((request) => request.body.includes(`"${id}"`)).length;
+
+/** A payee bound to `customerId` (a copy of CUST_SMALL's first), its reference `ref`, its token its own. */
+export function bindPayee(sim: () => Simulator, customerId: string, ref: string): void {
+	const template = sim().beneficiaries('CUST_SMALL')[0];
+	sim()
+		.beneficiaries(customerId)
+		.push({ ...template, referenceBeneficiaryId: ref, beneficiaryToken: Buffer.from(`token:${ref}`).toString('base64') });
+}

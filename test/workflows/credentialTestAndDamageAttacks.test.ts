@@ -13,7 +13,7 @@ import { credentialTestWith, headerDripGateway, paddedSignedGateway, textGateway
 import { list, until, useSimulator } from '../support/helpers';
 import type { N8nPoll, N8nSaving } from '../support/n8nApp';
 import { itemsOf, useClock } from '../support/pollerApp';
-import { appOf, SAVINGS } from '../support/watchShapes';
+import { appOf, SAVINGS, bindPayee } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();
@@ -108,16 +108,7 @@ describe('hostile 54: no Test message repeats the Access Token, however the gate
 // Damage stays local in the trigger (issue 54, item 2).
 
 const FAIL = { status: 'F', code: 'PROCESS_FAIL', message: 'General business failure' } as const;
-const bind = (customerId: string, ref: string) => {
-	const template = sim().beneficiaries('CUST_SMALL')[0];
-	sim()
-		.beneficiaries(customerId)
-		.push({
-			...template,
-			referenceBeneficiaryId: ref,
-			beneficiaryToken: Buffer.from(`token:${ref}`).toString('base64'),
-		});
-};
+const bind = (customerId: string, ref: string) => bindPayee(sim, customerId, ref);
 const customers = (ids: string[]): INodeParameters =>
 	({
 		events: ['beneficiaryAdded', 'beneficiaryRemoved'],

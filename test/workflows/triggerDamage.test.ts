@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { N8nPoll, N8nSaving } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
 import { itemsOf, useClock } from '../support/pollerApp';
-import { appOf, customerTrigger, quotaTrigger, SAVINGS } from '../support/watchShapes';
+import { appOf, customerTrigger, quotaTrigger, SAVINGS, bindPayee } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();
@@ -34,16 +34,7 @@ interface SetUnderTest {
 	show: (item: IDataObject) => string;
 }
 
-const bind = (customerId: string, ref: string) => {
-	const template = sim().beneficiaries('CUST_SMALL')[0];
-	sim()
-		.beneficiaries(customerId)
-		.push({
-			...template,
-			referenceBeneficiaryId: ref,
-			beneficiaryToken: Buffer.from(`token:${ref}`).toString('base64'),
-		});
-};
+const bind = (customerId: string, ref: string) => bindPayee(sim, customerId, ref);
 
 const SETS: Record<'customers' | 'quota subjects', SetUnderTest> = {
 	customers: {

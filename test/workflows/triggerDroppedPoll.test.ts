@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { N8nPoll } from '../support/n8nApp';
 import { useSimulator } from '../support/helpers';
 import { itemsOf, useClock } from '../support/pollerApp';
-import { appOf, customerTrigger, quotaTrigger } from '../support/watchShapes';
+import { appOf, customerTrigger, quotaTrigger, bindPayee } from '../support/watchShapes';
 
 const { sim } = useSimulator();
 useClock();
@@ -27,12 +27,7 @@ const show = (poll: N8nPoll | undefined): string[] =>
 					(item: IDataObject) => `${String(item.event)} ${String(item.referenceBeneficiaryId ?? item.quotaAccumulationId)}`,
 				);
 
-const bind = (customerId: string, ref: string) => {
-	const template = sim().beneficiaries('CUST_SMALL')[0];
-	sim()
-		.beneficiaries(customerId)
-		.push({ ...template, referenceBeneficiaryId: ref, beneficiaryToken: Buffer.from(`token:${ref}`).toString('base64') });
-};
+const bind = (customerId: string, ref: string) => bindPayee(sim, customerId, ref);
 const unbind = (customerId: string, ref: string) => {
 	const list = sim().beneficiaries(customerId);
 	list.splice(
